@@ -1,0 +1,67 @@
+# agentcage build. `make deps` installs Debian 12 packages; `make` builds build/agentcage.
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+BUILD := build
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -std=gnu11 -I$(BUILD) -Ibpf -Iuser
+LDLIBS := -lbpf -lelf -lz -lyaml
+
+DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcriterion-dev \
+	pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio
+
+USER_SRC := user/main.c user/run.c user/check.c user/policy.c user/rules.c user/json.c \
+	user/event.c user/cgroup.c user/lsm.c user/loader.c user/diag.c
+LIB_SRC := user/policy.c user/rules.c user/json.c user/event.c user/diag.c
+USER_OBJ := $(USER_SRC:user/%.c=$(BUILD)/%.o) $(BUILD)/default_policy.o
+
+.PHONY: all deps test test-unit test-host test-vm demo bench clean
+all: $(BUILD)/agentcage
+
+deps:
+	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+
+$(BUILD):
+	mkdir -p $@
+
+$(BUILD)/cage.bpf.o: bpf/cage.bpf.c bpf/cage.h vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) -Wall -Ivmlinux -Ibpf -c $< -o $@
+
+$(BUILD)/cage.skel.h: $(BUILD)/cage.bpf.o
+	$(BPFTOOL) gen skeleton $< name cage_bpf > $@
+
+$(BUILD)/loader.o: $(BUILD)/cage.skel.h
+$(BUILD)/%.o: user/%.c user/*.h bpf/cage.h | $(BUILD)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# the embedded default policy: policies/default.yaml is its only source
+$(BUILD)/default_policy.o: policies/default.yaml user/default_policy.S | $(BUILD)
+	$(CC) -c -DPOLICY_FILE='"policies/default.yaml"' user/default_policy.S -o $@
+
+$(BUILD)/agentcage: $(USER_OBJ)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/unit: tests/unit/*.c $(LIB_SRC) user/*.h | $(BUILD)
+	$(CC) $(CFLAGS) tests/unit/*.c $(LIB_SRC) -lcriterion -lyaml -o $@
+
+test-unit: $(BUILD)/unit
+	$(BUILD)/unit
+
+test-host: $(BUILD)/agentcage
+	tests/host/run.sh $(BUILD)/agentcage
+
+test-vm: $(BUILD)/agentcage
+	tests/vm/vm.sh test
+
+test: deps all test-unit test-host test-vm
+
+demo: deps all
+	tests/vm/demo.sh $(BUILD)/agentcage
+
+bench: deps all
+	tests/vm/vm.sh bench
+
+clean:
+	rm -rf $(BUILD)

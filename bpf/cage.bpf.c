@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+/* agentcage: file, exec and containment policy per cage, enforced by BPF LSM. */
+#include "vmlinux.h"
+#include <linux/errno.h>   /* errno names, never hand-written numbers */
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "cage.h"
+
+#ifndef barrier_var
+#define barrier_var(var) asm volatile("" : "+r"(var))
+#endif
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* load-time configuration, set by the loader before load */
+const volatile __u64 cage_parent_cgid = 0;   /* agentcage's parent cgroup */
+const volatile __u32 cage_parent_level = 0;  /* its level in the hierarchy */
+
+#define FMODE_READ_ 0x1
+#define FMODE_WRITE_ 0x2
+#define PROT_EXEC_ 0x4
+#define PTRACE_MODE_ATTACH_ 0x02
+#define CGROUP2_MAGIC 0x63677270
+#define WALK_MAX 2048     /* components of a PATH_MAX path, at most */
+#define CGROUP_DEPTH_MAX 64
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);             /* cgroup id of the cage */
+	__type(value, struct ac_cage);
+} cages SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 65536);
+	__type(key, struct ac_key);
+	__type(value, __u32);           /* enum ac_class */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} file_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 65536);
+	__type(key, struct ac_key);
+	__type(value, __u32);           /* 1: exec allowed */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} exec_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, AC_STAT__MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+/* per-task scratch space: only caged tasks get one */
+struct scratch {
+	char buf[AC_PATH_MAX + 256];
+	struct ac_key key;
+	char pad[16];    /* reads of up to 255 bytes into key.path stay inside */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct scratch);
+} scratch_store SEC(".maps");
+
+/* The cage of the current task, or NULL. This is the fast path for every
+ * uncaged task: one helper call and a compare. */
+static __always_inline struct ac_cage *current_cage(__u64 *cgid)
+{
+	if (bpf_get_current_ancestor_cgroup_id(cage_parent_level) != cage_parent_cgid)
+		return NULL;
+	*cgid = bpf_get_current_ancestor_cgroup_id(cage_parent_level + 1);
+	return bpf_map_lookup_elem(&cages, cgid);
+}
+
+static __always_inline struct scratch *get_scratch(void)
+{
+	return bpf_task_storage_get(&scratch_store, bpf_get_current_task_btf(), 0,
+				    BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+
+enum walk_status { WALK_OK = 0, WALK_UNRESOLVED = 1 };
+
+struct walk_ctx {
+	struct dentry *dentry;
+	struct mount *mnt;
+	__u32 pos;        /* start of the path built so far in scratch->buf */
+	__u32 status;
+	__u32 done;
+};
+
+static __always_inline struct mount *real_mount(struct vfsmount *v)
+{
+	return (struct mount *)((void *)v - bpf_core_field_offset(struct mount, mnt));
+}
+
+/* one step of the walk towards the root: one component, or one mount crossing */
+static long walk_step(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	struct scratch *s;
+	struct dentry *d = w->dentry, *parent;
+	struct mount *m = w->mnt, *mparent;
+	struct qstr name;
+	__u32 len, pos;
+
+	parent = BPF_CORE_READ(d, d_parent);
+	if (d == BPF_CORE_READ(m, mnt.mnt_root) || d == parent) {
+		if (d != BPF_CORE_READ(m, mnt.mnt_root)) {
+			w->status = WALK_UNRESOLVED;  /* not reachable from a mount */
+			w->done = 1;
+			return 1;
+		}
+		mparent = BPF_CORE_READ(m, mnt_parent);
+		if (mparent == m) {                   /* the namespace's root */
+			w->done = 1;
+			return 1;
+		}
+		w->dentry = BPF_CORE_READ(m, mnt_mountpoint);
+		w->mnt = mparent;
+		return 0;
+	}
+	s = bpf_task_storage_get(&scratch_store, bpf_get_current_task_btf(), 0, 0);
+	if (!s) {
+		w->status = WALK_UNRESOLVED;
+		w->done = 1;
+		return 1;
+	}
+	name = BPF_CORE_READ(d, d_name);
+	len = name.len;
+	pos = w->pos;
+	if (len > 255 || pos < len + 1 || pos > AC_PATH_MAX) {
+		w->status = WALK_UNRESOLVED;          /* longer than PATH_MAX */
+		w->done = 1;
+		return 1;
+	}
+	pos -= len;
+	barrier_var(pos);
+	barrier_var(len);
+	bpf_probe_read_kernel(&s->buf[pos & (AC_PATH_MAX - 1)], len & 255, name.name);
+	pos -= 1;
+	barrier_var(pos);
+	s->buf[pos & (AC_PATH_MAX - 1)] = '/';
+	w->pos = pos;
+	w->dentry = parent;
+	return 0;
+}
+
+/* Resolve (dentry, vfsmount) to an absolute path at s->buf[*start..AC_PATH_MAX).
+ * Returns the path length, or -1 when it cannot be resolved completely. */
+static __always_inline int resolve(struct scratch *s, struct dentry *dentry,
+				   struct vfsmount *vmnt, __u32 *start)
+{
+	struct walk_ctx w = { .dentry = dentry, .mnt = real_mount(vmnt),
+			      .pos = AC_PATH_MAX };
+
+	bpf_loop(WALK_MAX + 64, walk_step, &w, 0);
+	if (!w.done || w.status != WALK_OK)
+		return -1;
+	if (w.pos == AC_PATH_MAX) {
+		w.pos = AC_PATH_MAX - 1;
+		s->buf[AC_PATH_MAX - 1] = '/';
+	}
+	*start = w.pos;
+	return AC_PATH_MAX - w.pos;
+}
+
+/* Fill s->key from the resolved path: the path and a final '/', so that an
+ * entry matches whole components only. */
+static __always_inline void make_key(struct scratch *s, __u32 policy, __u32 start, int len)
+{
+	__u32 n = len, idx = len;
+
+	if (n > 1)
+		n += 1;                     /* room for the trailing '/' */
+	if (n > AC_KEY_PATH)
+		n = AC_KEY_PATH;
+	s->key.policy = policy;
+	s->key.prefixlen = 32 + n * 8;
+	barrier_var(start);
+	barrier_var(n);
+	bpf_probe_read_kernel(s->key.path, n & 255, &s->buf[start & (AC_PATH_MAX - 1)]);
+	if (len > 1 && len < AC_KEY_PATH) {
+		barrier_var(idx);
+		s->key.path[idx & 255] = '/';
+	}
+}
+
+static __always_inline void emit(struct scratch *s, __u64 cgid, __u32 op, __u32 action,
+				 __u32 start, int len)
+{
+	struct ac_event *e;
+	__u32 zero = AC_STAT_LOST;
+	__u64 *lost;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		lost = bpf_map_lookup_elem(&stats, &zero);
+		if (lost)
+			__sync_fetch_and_add(lost, 1);
+		return;
+	}
+	e->ts_ns = bpf_ktime_get_boot_ns();
+	e->cgroup = cgid;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	e->op = op;
+	e->action = action;
+	e->flags = 0;
+	e->path_len = 0;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (len < 0) {
+		e->flags = AC_EV_UNRESOLVED;
+	} else if (s) {
+		__u32 n = len;
+
+		e->path_len = len;
+		barrier_var(n);
+		barrier_var(start);
+		bpf_probe_read_kernel(e->path, n & (AC_PATH_MAX - 1),
+				      &s->buf[start & (AC_PATH_MAX - 1)]);
+		if (len == AC_PATH_MAX)
+			e->path_len = AC_PATH_MAX - 1;
+	}
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* The verdict for a caged access: 0 allow, -EPERM deny (audit: report only). */
+static __always_inline int verdict(struct ac_cage *c, struct scratch *s, __u64 cgid,
+				   __u32 op, __u32 start, int len)
+{
+	emit(s, cgid, op, c->audit ? AC_AUDITED : AC_DENIED, start, len);
+	return c->audit ? 0 : -EPERM;
+}
+
+/* Check one path against the file rules; need is AC_READ or AC_WRITE. */
+static __always_inline int check_path(struct dentry *dentry, struct vfsmount *mnt,
+				      __u32 need, __u32 op)
+{
+	struct ac_cage *c;
+	struct scratch *s;
+	__u32 start = 0, *cls;
+	__u64 cgid;
+	int len;
+
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	s = get_scratch();
+	if (!s)
+		return verdict(c, s, cgid, op, 0, -1);
+	len = resolve(s, dentry, mnt, &start);
+	if (len < 0)
+		return verdict(c, s, cgid, op, 0, -1);
+	make_key(s, c->policy, start, len);
+	cls = bpf_map_lookup_elem(&file_rules, &s->key);
+	if (cls && *cls != AC_DENY && *cls >= need)
+		return 0;
+	return verdict(c, s, cgid, op, start, len);
+}
+
+static __always_inline int check_exec(struct file *file, __u32 op)
+{
+	struct ac_cage *c;
+	struct scratch *s;
+	__u32 start = 0, *ok;
+	__u64 cgid;
+	int len;
+
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	s = get_scratch();
+	if (!s)
+		return verdict(c, s, cgid, op, 0, -1);
+	len = resolve(s, BPF_CORE_READ(file, f_path.dentry), BPF_CORE_READ(file, f_path.mnt), &start);
+	if (len < 0)
+		return verdict(c, s, cgid, op, 0, -1);
+	make_key(s, c->policy, start, len);
+	ok = bpf_map_lookup_elem(&exec_rules, &s->key);
+	if (ok && *ok)
+		return 0;
+	return verdict(c, s, cgid, op, start, len);
+}
+
+/* Is the cgroup directory (a dentry on cgroup2) the cage's cgroup or below it? */
+static __always_inline bool cgroup_dir_in_cage(struct dentry *d, __u64 cgid)
+{
+	for (int i = 0; i < CGROUP_DEPTH_MAX; i++) {
+		struct dentry *p;
+
+		if (BPF_CORE_READ(d, d_inode, i_ino) == cgid)
+			return true;
+		p = BPF_CORE_READ(d, d_parent);
+		if (p == d)
+			return false;
+		d = p;
+	}
+	return false;
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(ac_file_open, struct file *file, int ret)
+{
+	__u32 mode, need, op;
+	struct ac_cage *c;
+	__u64 cgid;
+	int r;
+
+	if (ret)
+		return ret;
+	mode = BPF_CORE_READ(file, f_mode);
+	need = (mode & FMODE_WRITE_) ? AC_WRITE : AC_READ;
+	op = (mode & FMODE_WRITE_) ? AC_OP_OPEN_WRITE : AC_OP_OPEN_READ;
+	r = check_path(BPF_CORE_READ(file, f_path.dentry), BPF_CORE_READ(file, f_path.mnt), need, op);
+	if (r || !(mode & FMODE_WRITE_))
+		return r;
+	/* Writing cgroup files outside the cage (cgroup.procs of a parent)
+	 * would move a task out of its cage: refused whatever the policy. */
+	if (BPF_CORE_READ(file, f_path.dentry, d_sb, s_magic) != CGROUP2_MAGIC)
+		return 0;
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	if (cgroup_dir_in_cage(BPF_CORE_READ(file, f_path.dentry, d_parent), cgid))
+		return 0;
+	return verdict(c, get_scratch(), cgid, AC_OP_CGROUP, 0, -1);
+}
+
+SEC("lsm/path_mknod")
+int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode_t mode,
+	     unsigned int dev, int ret)
+{
+	if (ret)
+		return ret;
+	/* open(O_CREAT) and mknod(S_IFREG) create regular files */
+	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE,
+			  ((mode & 0170000) == 0100000 || !(mode & 0170000)) ? AC_OP_CREATE : AC_OP_MKNOD);
+}
+
+SEC("lsm/path_mkdir")
+int BPF_PROG(ac_path_mkdir, const struct path *dir, struct dentry *dentry, umode_t mode, int ret)
+{
+	if (ret)
+		return ret;
+	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE, AC_OP_MKDIR);
+}
+
+SEC("lsm/path_rmdir")
+int BPF_PROG(ac_path_rmdir, const struct path *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE, AC_OP_RMDIR);
+}
+
+SEC("lsm/path_unlink")
+int BPF_PROG(ac_path_unlink, const struct path *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE, AC_OP_UNLINK);
+}
+
+SEC("lsm/path_symlink")
+int BPF_PROG(ac_path_symlink, const struct path *dir, struct dentry *dentry,
+	     const char *old_name, int ret)
+{
+	if (ret)
+		return ret;
+	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE, AC_OP_SYMLINK);
+}
+
+SEC("lsm/path_link")
+int BPF_PROG(ac_path_link, struct dentry *old_dentry, const struct path *new_dir,
+	     struct dentry *new_dentry, int ret)
+{
+	struct vfsmount *mnt;
+	int r;
+
+	if (ret)
+		return ret;
+	/* a hard link is a new name for the old inode: both must be writable,
+	 * or a link would turn a read-only (or denied) file into a writable one.
+	 * Hard links never cross mounts, so both share new_dir's mount. */
+	mnt = BPF_CORE_READ(new_dir, mnt);
+	r = check_path(old_dentry, mnt, AC_WRITE, AC_OP_LINK);
+	if (r)
+		return r;
+	return check_path(new_dentry, mnt, AC_WRITE, AC_OP_LINK);
+}
+
+static __always_inline int check_rename(const struct path *old_dir, struct dentry *old_dentry,
+					const struct path *new_dir, struct dentry *new_dentry)
+{
+	int r = check_path(old_dentry, BPF_CORE_READ(old_dir, mnt), AC_WRITE, AC_OP_RENAME);
+
+	if (r)
+		return r;
+	return check_path(new_dentry, BPF_CORE_READ(new_dir, mnt), AC_WRITE, AC_OP_RENAME);
+}
+
+/* path_rename has a flags argument on 6.1 and later; the four-argument
+ * variant is for kernels without it. The loader picks one. */
+SEC("lsm/path_rename")
+int BPF_PROG(ac_path_rename5, const struct path *old_dir, struct dentry *old_dentry,
+	     const struct path *new_dir, struct dentry *new_dentry, unsigned int flags, int ret)
+{
+	if (ret)
+		return ret;
+	return check_rename(old_dir, old_dentry, new_dir, new_dentry);
+}
+
+SEC("lsm/path_rename")
+int BPF_PROG(ac_path_rename4, const struct path *old_dir, struct dentry *old_dentry,
+	     const struct path *new_dir, struct dentry *new_dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return check_rename(old_dir, old_dentry, new_dir, new_dentry);
+}
+
+SEC("lsm/path_truncate")
+int BPF_PROG(ac_path_truncate, const struct path *path, int ret)
+{
+	if (ret)
+		return ret;
+	return check_path(BPF_CORE_READ(path, dentry), BPF_CORE_READ(path, mnt), AC_WRITE,
+			  AC_OP_TRUNCATE);
+}
+
+SEC("lsm/path_chmod")
+int BPF_PROG(ac_path_chmod, const struct path *path, umode_t mode, int ret)
+{
+	if (ret)
+		return ret;
+	return check_path(BPF_CORE_READ(path, dentry), BPF_CORE_READ(path, mnt), AC_WRITE,
+			  AC_OP_CHMOD);
+}
+
+SEC("lsm/path_chown")
+int BPF_PROG(ac_path_chown, const struct path *path, __u64 uid, __u64 gid, int ret)
+{
+	if (ret)
+		return ret;
+	return check_path(BPF_CORE_READ(path, dentry), BPF_CORE_READ(path, mnt), AC_WRITE,
+			  AC_OP_CHOWN);
+}
+
+/* xattr hooks carry a dentry but no mount: the mount is found from the
+ * task's root or working directory; a dentry reachable from neither is
+ * unresolved and refused. */
+static __always_inline int check_xattr(struct dentry *dentry)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct super_block *sb = BPF_CORE_READ(dentry, d_sb);
+	struct vfsmount *mnt;
+	struct ac_cage *c;
+	__u64 cgid;
+
+	mnt = BPF_CORE_READ(t, fs, pwd.mnt);
+	if (BPF_CORE_READ(mnt, mnt_sb) != sb)
+		mnt = BPF_CORE_READ(t, fs, root.mnt);
+	if (BPF_CORE_READ(mnt, mnt_sb) == sb)
+		return check_path(dentry, mnt, AC_WRITE, AC_OP_SETXATTR);
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	return verdict(c, get_scratch(), cgid, AC_OP_SETXATTR, 0, -1);
+}
+
+SEC("lsm/inode_setxattr")
+int BPF_PROG(ac_inode_setxattr, void *idmap, struct dentry *dentry, const char *name,
+	     const void *value, size_t size, int flags, int ret)
+{
+	if (ret)
+		return ret;
+	return check_xattr(dentry);
+}
+
+SEC("lsm/inode_removexattr")
+int BPF_PROG(ac_inode_removexattr, void *idmap, struct dentry *dentry, const char *name, int ret)
+{
+	if (ret)
+		return ret;
+	return check_xattr(dentry);
+}
+
+SEC("lsm/bprm_check_security")
+int BPF_PROG(ac_bprm_check, struct linux_binprm *bprm, int ret)
+{
+	if (ret)
+		return ret;
+	return check_exec(BPF_CORE_READ(bprm, file), AC_OP_EXEC);
+}
+
+SEC("lsm/mmap_file")
+int BPF_PROG(ac_mmap_file, struct file *file, unsigned long reqprot, unsigned long prot,
+	     unsigned long flags, int ret)
+{
+	if (ret)
+		return ret;
+	if (!file || !(prot & PROT_EXEC_))
+		return 0;
+	return check_exec(file, AC_OP_MMAP_EXEC);
+}
+
+SEC("lsm/file_mprotect")
+int BPF_PROG(ac_file_mprotect, struct vm_area_struct *vma, unsigned long reqprot,
+	     unsigned long prot, int ret)
+{
+	struct file *file;
+
+	if (ret)
+		return ret;
+	file = BPF_CORE_READ(vma, vm_file);
+	if (!file || !(prot & PROT_EXEC_))
+		return 0;
+	return check_exec(file, AC_OP_MMAP_EXEC);
+}
+
+/* Containment: a cage may not change the mount tree, use bpf(), nor trace
+ * or signal tasks outside it. */
+static __always_inline int refuse_in_cage(__u32 op)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	return verdict(c, get_scratch(), cgid, op, 0, -1);
+}
+
+SEC("lsm/sb_mount")
+int BPF_PROG(ac_sb_mount, const char *dev_name, const struct path *path, const char *type,
+	     unsigned long flags, void *data, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_MOUNT);
+}
+
+SEC("lsm/sb_umount")
+int BPF_PROG(ac_sb_umount, struct vfsmount *mnt, int flags, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_MOUNT);
+}
+
+SEC("lsm/move_mount")
+int BPF_PROG(ac_move_mount, const struct path *from, const struct path *to, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_MOUNT);
+}
+
+SEC("lsm/sb_pivotroot")
+int BPF_PROG(ac_sb_pivotroot, const struct path *old_path, const struct path *new_path, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_MOUNT);
+}
+
+/* The bpf hook gained a `bool kernel` argument after 6.1; the loader
+ * autoloads the variant that matches the running kernel. */
+SEC("lsm/bpf")
+int BPF_PROG(ac_bpf3, int cmd, union bpf_attr *attr, unsigned int size, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_BPF);
+}
+
+SEC("lsm/bpf")
+int BPF_PROG(ac_bpf4, int cmd, union bpf_attr *attr, unsigned int size, bool kernel, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_BPF);
+}
+
+/* Is task t inside the cage whose cgroup id is cgid? */
+static __always_inline bool task_in_cage(struct task_struct *t, __u64 cgid)
+{
+	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
+
+	for (int i = 0; i < CGROUP_DEPTH_MAX && cg; i++) {
+		if (BPF_CORE_READ(cg, kn, id) == cgid)
+			return true;
+		cg = (struct cgroup *)BPF_CORE_READ(cg, self.parent);
+	}
+	return false;
+}
+
+static __always_inline int refuse_outside(struct task_struct *target, __u32 op)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	c = current_cage(&cgid);
+	if (!c || task_in_cage(target, cgid))
+		return 0;
+	return verdict(c, get_scratch(), cgid, op, 0, -1);
+}
+
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(ac_ptrace_access_check, struct task_struct *child, unsigned int mode, int ret)
+{
+	if (ret)
+		return ret;
+	if (!(mode & PTRACE_MODE_ATTACH_))
+		return 0;
+	return refuse_outside(child, AC_OP_PTRACE);
+}
+
+SEC("lsm/task_kill")
+int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
+	     const struct cred *cred, int ret)
+{
+	if (ret)
+		return ret;
+	if (!sig)
+		return 0;
+	return refuse_outside(p, AC_OP_SIGNAL);
+}

@@ -1,0 +1,57 @@
+/* Types shared by the BPF programs and userspace: fixed-width only. */
+#ifndef AGENTCAGE_CAGE_H
+#define AGENTCAGE_CAGE_H
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define AC_PATH_MAX 4096      /* paths are resolved in full up to this length */
+#define AC_KEY_PATH 248       /* bytes of a path that take part in a trie key */
+#define AC_RULE_MAX (AC_KEY_PATH - 1) /* longest policy path, without the '/' */
+
+/* access classes stored in the file trie; on equal length the larger wins */
+enum ac_class { AC_NONE = 0, AC_READ = 1, AC_WRITE = 2, AC_DENY = 3 };
+
+enum ac_op {
+	AC_OP_OPEN_READ = 1, AC_OP_OPEN_WRITE, AC_OP_CREATE, AC_OP_MKNOD,
+	AC_OP_MKDIR, AC_OP_RMDIR, AC_OP_UNLINK, AC_OP_RENAME, AC_OP_LINK,
+	AC_OP_SYMLINK, AC_OP_TRUNCATE, AC_OP_CHMOD, AC_OP_CHOWN,
+	AC_OP_SETXATTR, AC_OP_EXEC, AC_OP_MMAP_EXEC, AC_OP_MOUNT, AC_OP_BPF,
+	AC_OP_PTRACE, AC_OP_SIGNAL, AC_OP_CGROUP, AC_OP__MAX
+};
+
+enum ac_action { AC_DENIED = 1, AC_AUDITED = 2 };
+
+/* event flags */
+#define AC_EV_UNRESOLVED 1u  /* the path could not be resolved completely */
+
+/* a trie key: prefix length in bits, then policy id, then path bytes */
+struct ac_key {
+	__u32 prefixlen;
+	__u32 policy;
+	__u8 path[AC_KEY_PATH];
+};
+
+/* value of the cages map, keyed by the cage's cgroup id */
+struct ac_cage {
+	__u32 policy;   /* policy id whose rules apply; switched atomically */
+	__u32 audit;    /* 1: report, never deny */
+};
+
+struct ac_event {
+	__u64 ts_ns;    /* CLOCK_BOOTTIME (bpf_ktime_get_boot_ns) */
+	__u64 cgroup;
+	__u32 pid;
+	__u32 uid;
+	__u32 op;
+	__u32 action;
+	__u32 flags;
+	__u32 path_len;
+	char comm[16];
+	char path[AC_PATH_MAX];
+};
+
+/* indexes of the per-CPU stats array */
+enum ac_stat { AC_STAT_LOST = 0, AC_STAT__MAX };
+
+#endif

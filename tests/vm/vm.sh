@@ -1,0 +1,68 @@
+#!/bin/bash
+# Boot Debian's 6.1 kernel (BPF LSM active) under QEMU software emulation with
+# the host's / shared read-only, run one guest script, and return its status.
+#   tests/vm/vm.sh run SCRIPT [ARGS...]   run SCRIPT (a host path) as root in the guest
+#   tests/vm/vm.sh test                   the end-to-end suite (tests/vm/e2e.sh)
+#   tests/vm/vm.sh bench                  the benchmarks (bench/bench.sh)
+# Guest output goes to the console; the guest's /results is $VM_OUT on the host.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+work=${VM_WORK:-$repo/build/vm}
+mkdir -p "$work"
+
+kver=$(ls /boot | sed -n 's/^vmlinuz-\(6\.1\.[0-9.-]*-amd64\)$/\1/p' | sort -V | tail -n1)
+if [ -z "$kver" ]; then
+	echo "vm.sh: no Debian 6.1 kernel in /boot; run 'make deps' (package linux-image-amd64)" >&2
+	exit 125
+fi
+kernel=/boot/vmlinuz-$kver
+initrd=$work/initrd-$kver.cpio.gz
+
+build_initrd() {
+	local d=$work/initrd
+	rm -rf "$d"; mkdir -p "$d"/{bin,lib/modules,proc,sys,dev,lower,upper,newroot,results}
+	cp /bin/busybox "$d/bin/busybox"
+	for m in virtio virtio_ring virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci \
+		netfs fscache 9pnet 9pnet_virtio 9p overlay; do
+		f=$(modinfo -k "$kver" -n "$m" 2>/dev/null || true)
+		case "$f" in
+		""|"(builtin)"|builtin*) continue ;;
+		*.xz) xz -dc "$f" > "$d/lib/modules/$m.ko" ;;
+		*.zst) zstd -dqc "$f" > "$d/lib/modules/$m.ko" ;;
+		*) cp "$f" "$d/lib/modules/$m.ko" ;;
+		esac
+	done
+	cp "$here/init" "$d/init"; chmod +x "$d/init"
+	(cd "$d" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd.tmp"
+	mv "$initrd.tmp" "$initrd"
+}
+if [ ! -s "$initrd" ] || [ "$here/init" -nt "$initrd" ]; then build_initrd; fi
+
+run_guest() {
+	local script=$1; shift
+	local out=${VM_OUT:-$work/out}
+	rm -rf "$out"; mkdir -p "$out"
+	printf '%q ' "$script" "$@" > "$out/cmd"
+	local log=$work/console.log
+	timeout "${VM_TIMEOUT:-1500}" qemu-system-x86_64 -accel tcg -cpu max -m "${VM_MEM:-2048}" -smp 2 \
+		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs local,path="$out",mount_tag=results,security_model=none \
+		-nic none < /dev/null | tee "$log" | grep -av '^AGENTCAGE-VM-STATUS' || true
+	local st
+	st=$(sed -n 's/^AGENTCAGE-VM-STATUS \([0-9]*\).*/\1/p' "$log" | tail -n1)
+	if [ -z "$st" ]; then
+		echo "vm.sh: the guest did not report a status (see $log)" >&2
+		return 125
+	fi
+	return "$st"
+}
+
+case "${1:-}" in
+run) shift; run_guest "$@" ;;
+test) run_guest "$repo/tests/vm/e2e.sh" "$repo" ;;
+bench) run_guest "$repo/bench/bench.sh" "$repo" ;;
+*) echo "usage: $0 run SCRIPT [ARGS...] | test | bench" >&2; exit 125 ;;
+esac

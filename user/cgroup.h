@@ -1,0 +1,20 @@
+/* cgroup v2 placement: agentcage's parent cgroup and one cgroup per cage. */
+#ifndef AGENTCAGE_CGROUP_H
+#define AGENTCAGE_CGROUP_H
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct cage_cgroup {
+	char parent[PATH_MAX / 2 + 16];/* <cgroup2 mount>/agentcage */
+	char path[PATH_MAX];    /* parent/<name>-<pid> */
+	uint64_t parent_id, id; /* cgroup ids (kernfs inode numbers) */
+	uint32_t parent_level;  /* level of parent in the hierarchy */
+};
+
+/* Find cgroup2 in /proc/self/mountinfo and create the cage's cgroup. */
+int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen);
+int cgroup_move(const struct cage_cgroup *cg, pid_t pid);
+/* Kill everything left in the cage, then remove its cgroup. */
+void cgroup_destroy(struct cage_cgroup *cg);
+#endif

@@ -1,0 +1,14 @@
+/* Violation events: names and output as text or JSON lines. */
+#ifndef AGENTCAGE_EVENT_H
+#define AGENTCAGE_EVENT_H
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "cage.h"
+
+const char *event_op_name(uint32_t op);
+/* RFC 3339 UTC time with microseconds of a realtime nanosecond count */
+void event_time(uint64_t realtime_ns, char *buf, size_t len);
+void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns);
+void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns);
+#endif

@@ -1,0 +1,34 @@
+#include <stdio.h>
+#include <string.h>
+#include "diag.h"
+#include "verbs.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: agentcage VERB [OPTIONS]\n"
+	      "Confine a command in its own cgroup under a file and exec policy enforced by BPF LSM.\n\n"
+	      "verbs:\n"
+	      "  run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE] [-v] -- CMD [ARG...]\n"
+	      "        run CMD in a new cage; exit status is CMD's (125: agentcage failed)\n"
+	      "  check FILE...   validate policy files and summarise what they grant\n"
+	      "  help            this text; 'agentcage VERB --help' for one verb\n\n"
+	      "See agentcage(1).\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_AGENTCAGE;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	diag_error("unknown verb '%s'; try 'agentcage --help'", argv[1]);
+	return EXIT_AGENTCAGE;
+}

@@ -1,0 +1,262 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+#include "policy.h"
+#include "cage.h"
+
+struct ctx {
+	const char *file;
+	yaml_document_t *doc;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct ctx *c, yaml_node_t *n, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(c->err, c->errlen, "%s:%zu:%zu: %s", c->file,
+		 n ? n->start_mark.line + 1 : 1, n ? n->start_mark.column + 1 : 1, msg);
+	return -1;
+}
+
+static const char *scalar(yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int plist_add(struct plist *l, const char *s)
+{
+	char **items = realloc(l->items, (l->n + 1) * sizeof(*items));
+
+	if (!items)
+		return -1;
+	l->items = items;
+	if (!(l->items[l->n] = strdup(s)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+/* A policy path: absolute (or starting with a ${VAR} the loader expands),
+ * no "." or ".." components, at most AC_RULE_MAX bytes. */
+static int check_path(struct ctx *c, yaml_node_t *n, const char *s)
+{
+	const char *p;
+
+	if (!*s)
+		return fail(c, n, "empty path");
+	if (s[0] != '/' && strncmp(s, "${", 2))
+		return fail(c, n, "path '%s' is relative; policy paths must be absolute", s);
+	if (strlen(s) > AC_RULE_MAX)
+		return fail(c, n, "path is %zu bytes long; policy paths are limited to %d",
+			    strlen(s), AC_RULE_MAX);
+	for (p = s; (p = strchr(p, '/')); p++) {
+		size_t len = strcspn(p + 1, "/");
+
+		if ((len == 1 && p[1] == '.') || (len == 2 && p[1] == '.' && p[2] == '.'))
+			return fail(c, n, "path '%s' has a '.' or '..' component", s);
+	}
+	return 0;
+}
+
+static int parse_list(struct ctx *c, yaml_node_t *n, const char *what, struct plist *out)
+{
+	yaml_node_item_t *it;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(c, n, "'%s' must be a list of paths", what);
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *v = yaml_document_get_node(c->doc, *it);
+		const char *s = scalar(v);
+
+		if (!s)
+			return fail(c, v, "'%s' entries must be strings", what);
+		if (check_path(c, v, s) || plist_add(out, s))
+			return -1;
+	}
+	return 0;
+}
+
+typedef int (*key_fn)(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg);
+
+/* Walk a mapping: keys must be strings, known to fn, and not repeated. */
+static int each_key(struct ctx *c, yaml_node_t *n, const char *what, key_fn fn, void *arg)
+{
+	yaml_node_pair_t *pr, *q;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(c, n, "%s must be a mapping", what);
+	for (pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = yaml_document_get_node(c->doc, pr->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, pr->value);
+		const char *ks = scalar(k);
+
+		if (!ks)
+			return fail(c, k, "keys of %s must be strings", what);
+		for (q = n->data.mapping.pairs.start; q < pr; q++) {
+			const char *prev = scalar(yaml_document_get_node(c->doc, q->key));
+
+			if (prev && !strcmp(prev, ks))
+				return fail(c, k, "duplicate key '%s'", ks);
+		}
+		if (fn(c, ks, k, v, arg))
+			return -1;
+	}
+	return 0;
+}
+
+static int files_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct policy *p = arg;
+
+	if (!strcmp(key, "read"))
+		return parse_list(c, v, "files.read", &p->read);
+	if (!strcmp(key, "write"))
+		return parse_list(c, v, "files.write", &p->write);
+	if (!strcmp(key, "deny"))
+		return parse_list(c, v, "files.deny", &p->deny);
+	return fail(c, k, "unknown key 'files.%s' (expected read, write, deny)", key);
+}
+
+static int exec_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct policy *p = arg;
+
+	if (!strcmp(key, "allow"))
+		return parse_list(c, v, "exec.allow", &p->exec);
+	return fail(c, k, "unknown key 'exec.%s' (expected allow)", key);
+}
+
+static int top_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct policy *p = arg;
+	const char *s;
+
+	if (!strcmp(key, "name")) {
+		s = scalar(v);
+		if (!s || !*s || strlen(s) >= sizeof(p->name))
+			return fail(c, v, "'name' must be a string of 1 to %zu bytes",
+				    sizeof(p->name) - 1);
+		if (s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")])
+			return fail(c, v, "'name' may only hold letters, digits, '.', '_' and '-'");
+		snprintf(p->name, sizeof(p->name), "%s", s);
+		return 0;
+	}
+	if (!strcmp(key, "mode")) {
+		s = scalar(v);
+		if (s && !strcmp(s, "enforce"))
+			p->mode = MODE_ENFORCE;
+		else if (s && !strcmp(s, "audit"))
+			p->mode = MODE_AUDIT;
+		else
+			return fail(c, v, "'mode' must be 'enforce' or 'audit'");
+		return 0;
+	}
+	if (!strcmp(key, "files"))
+		return each_key(c, v, "'files'", files_key, p);
+	if (!strcmp(key, "exec"))
+		return each_key(c, v, "'exec'", exec_key, p);
+	if (!strcmp(key, "network"))
+		return fail(c, k, "'network' rules are not supported by this version of agentcage; "
+			    "remove the section (caged agents get no network only once network "
+			    "policy ships)");
+	return fail(c, k, "unknown key '%s' (expected name, mode, files, exec)", key);
+}
+
+int policy_parse(const char *file, const char *text, size_t len, struct policy *p,
+		 char *err, size_t errlen)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	struct ctx c = { .file = file, .doc = &doc, .err = err, .errlen = errlen };
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->mode = MODE_UNSET;
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		snprintf(err, errlen, "%s:%zu:%zu: invalid YAML: %s", file,
+			 parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			 parser.problem ? parser.problem : "parse error");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (!root)
+		ret = fail(&c, NULL, "empty policy");
+	else
+		ret = each_key(&c, root, "the policy", top_key, p);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (ret)
+		policy_free(p);
+	return ret;
+}
+
+int policy_load(const char *path, struct policy *p, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL, *base;
+	size_t len = 0, cap = 0, n;
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open policy file: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len + 4096 > cap) {
+			char *t = realloc(text, cap = cap * 2 + 8192);
+
+			if (!t) {
+				free(text);
+				fclose(f);
+				snprintf(err, errlen, "%s: out of memory", path);
+				return -1;
+			}
+			text = t;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	ret = policy_parse(path, text, len, p, err, errlen);
+	free(text);
+	if (!ret && !p->name[0]) {
+		base = strrchr(path, '/');
+		snprintf(p->name, sizeof(p->name), "%s", base ? base + 1 : path);
+		if ((base = strrchr(p->name, '.')) && base != p->name)
+			*base = 0;
+	}
+	return ret;
+}
+
+static void plist_free(struct plist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+void policy_free(struct policy *p)
+{
+	plist_free(&p->read);
+	plist_free(&p->write);
+	plist_free(&p->deny);
+	plist_free(&p->exec);
+}

@@ -1,0 +1,169 @@
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rules.h"
+
+size_t rules_key(const char *path, size_t len, char *out)
+{
+	size_t n = len;
+
+	if (len > 1)
+		n++;
+	if (n > AC_KEY_PATH)
+		n = AC_KEY_PATH;
+	memcpy(out, path, len < n ? len : n);
+	if (len > 1 && len < AC_KEY_PATH)
+		out[len] = '/';
+	return n;
+}
+
+/* expand ${VAR}s and normalise: no repeated or trailing '/' */
+static int expand(const char *in, const struct rule_vars *v, char *out, size_t outlen,
+		  char *err, size_t errlen)
+{
+	char tmp[PATH_MAX * 2];
+	size_t o = 0;
+	const char *p = in;
+
+	while (*p) {
+		const char *val = NULL;
+		size_t skip = 0;
+
+		if (!strncmp(p, "${CWD}", 6)) { val = v ? v->cwd : NULL; skip = 6; }
+		else if (!strncmp(p, "${CAGE_TMP}", 11)) { val = v ? v->cage_tmp : NULL; skip = 11; }
+		else if (!strncmp(p, "${", 2)) {
+			snprintf(err, errlen, "unknown variable in '%s' (known: ${CWD}, ${CAGE_TMP})", in);
+			return -1;
+		}
+		if (skip) {
+			if (!val) {
+				snprintf(err, errlen, "variable in '%s' has no value here", in);
+				return -1;
+			}
+			if (o + strlen(val) >= sizeof(tmp))
+				goto toolong;
+			memcpy(tmp + o, val, strlen(val));
+			o += strlen(val);
+			p += skip;
+		} else {
+			if (o + 1 >= sizeof(tmp))
+				goto toolong;
+			tmp[o++] = *p++;
+		}
+	}
+	tmp[o] = 0;
+	if (tmp[0] != '/') {
+		snprintf(err, errlen, "path '%s' is not absolute", in);
+		return -1;
+	}
+	o = 0;
+	for (p = tmp; *p; p++) {
+		if (*p == '/' && o > 0 && out[o - 1] == '/')
+			continue;
+		if (o + 1 >= outlen)
+			goto toolong;
+		out[o++] = *p;
+	}
+	while (o > 1 && out[o - 1] == '/')
+		o--;
+	out[o] = 0;
+	if (o > AC_RULE_MAX)
+		goto toolong;
+	return 0;
+toolong:
+	snprintf(err, errlen, "path '%s' is longer than %d bytes once expanded", in, AC_RULE_MAX);
+	return -1;
+}
+
+static int add(struct rule **list, size_t *n, const char *path, uint32_t cls)
+{
+	struct rule r = { .cls = cls }, *l;
+
+	r.len = rules_key(path, strlen(path), r.key);
+	for (size_t i = 0; i < *n; i++) {
+		if ((*list)[i].len == r.len && !memcmp((*list)[i].key, r.key, r.len)) {
+			if (cls > (*list)[i].cls)
+				(*list)[i].cls = cls;   /* deny beats write beats read */
+			return 0;
+		}
+	}
+	l = realloc(*list, (*n + 1) * sizeof(*l));
+	if (!l)
+		return -1;
+	*list = l;
+	l[(*n)++] = r;
+	return 0;
+}
+
+static int add_list(const struct plist *pl, uint32_t cls, struct rule **list, size_t *n,
+		    const struct rule_vars *v, int resolve_links, char *err, size_t errlen)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+
+	for (size_t i = 0; i < pl->n; i++) {
+		if (expand(pl->items[i], v, path, sizeof(path), err, errlen))
+			return -1;
+		if (add(list, n, path, cls))
+			goto oom;
+		if (resolve_links && realpath(path, real) && strcmp(real, path)) {
+			if (strlen(real) > AC_RULE_MAX) {
+				snprintf(err, errlen, "'%s' resolves to '%s', longer than %d bytes",
+					 path, real, AC_RULE_MAX);
+				return -1;
+			}
+			if (add(list, n, real, cls))
+				goto oom;
+		}
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve_links,
+		  struct ruleset *rs, char *err, size_t errlen)
+{
+	memset(rs, 0, sizeof(*rs));
+	if (add_list(&p->read, AC_READ, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
+	    add_list(&p->write, AC_WRITE, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
+	    add_list(&p->deny, AC_DENY, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
+	    add_list(&p->exec, 1, &rs->exec, &rs->nexec, v, resolve_links, err, errlen)) {
+		rules_free(rs);
+		return -1;
+	}
+	return 0;
+}
+
+void rules_free(struct ruleset *rs)
+{
+	free(rs->files);
+	free(rs->exec);
+	memset(rs, 0, sizeof(*rs));
+}
+
+static const struct rule *longest(const struct rule *l, size_t n, const char *path)
+{
+	char key[AC_KEY_PATH];
+	size_t klen = rules_key(path, strlen(path), key);
+	const struct rule *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (l[i].len <= klen && !memcmp(l[i].key, key, l[i].len) &&
+		    (!best || l[i].len > best->len))
+			best = &l[i];
+	return best;
+}
+
+uint32_t rules_file_class(const struct ruleset *rs, const char *path)
+{
+	const struct rule *r = longest(rs->files, rs->nfiles, path);
+
+	return r ? r->cls : AC_NONE;
+}
+
+int rules_exec_allowed(const struct ruleset *rs, const char *path)
+{
+	return longest(rs->exec, rs->nexec, path) != NULL;
+}

@@ -1,0 +1,37 @@
+/* Rules: a policy compiled into trie entries, and the same matching in C. */
+#ifndef AGENTCAGE_RULES_H
+#define AGENTCAGE_RULES_H
+#include <stddef.h>
+#include <stdint.h>
+#include "cage.h"
+#include "policy.h"
+
+struct rule {
+	char key[AC_KEY_PATH + 1];   /* path with a final '/', as in the trie */
+	size_t len;                  /* bytes of key */
+	uint32_t cls;                /* enum ac_class, or 1 for exec rules */
+};
+
+struct ruleset {
+	struct rule *files, *exec;
+	size_t nfiles, nexec;
+};
+
+struct rule_vars {
+	const char *cwd;       /* ${CWD} */
+	const char *cage_tmp;  /* ${CAGE_TMP} */
+};
+
+/* Compile p; with resolve_links, an entry whose path exists also covers its
+ * symlink-free form (realpath), since the kernel reports resolved paths. */
+int rules_compile(const struct policy *p, const struct rule_vars *vars, int resolve_links,
+		  struct ruleset *rs, char *err, size_t errlen);
+void rules_free(struct ruleset *rs);
+
+/* The trie key bytes of an absolute path: path + '/', truncated to AC_KEY_PATH. */
+size_t rules_key(const char *path, size_t len, char *out);
+
+/* Longest-match lookups, as the kernel does them. */
+uint32_t rules_file_class(const struct ruleset *rs, const char *path);
+int rules_exec_allowed(const struct ruleset *rs, const char *path);
+#endif

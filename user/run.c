@@ -1,0 +1,389 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cgroup.h"
+#include "diag.h"
+#include "event.h"
+#include "loader.h"
+#include "lsm.h"
+#include "policy.h"
+#include "rules.h"
+#include "verbs.h"
+
+extern const char default_policy_yaml[], default_policy_yaml_end[];
+
+#define LOST_CHECK_MS 5000
+
+struct run {
+	const char *policy_file;   /* NULL: the embedded default */
+	int mode_override;
+	int json;
+	FILE *events;              /* --events FILE */
+	struct policy pol;
+	struct ruleset rs;
+	struct rule_vars vars;
+	char cwd[PATH_MAX], tmpdir[PATH_MAX];
+	uint32_t policy_id;
+	struct cage_cgroup cg;
+	struct loader ld;
+	int64_t clock_off;         /* realtime - boottime, ns */
+	uint64_t lost_reported;
+};
+
+static void run_usage(FILE *f)
+{
+	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE] [-v] -- CMD [ARG...]\n"
+	      "Run CMD in its own cgroup; the kernel denies every file and exec access the\n"
+	      "policy does not grant and each violation is printed as it happens.\n"
+	      "  --policy FILE   YAML policy (default: the embedded policies/default.yaml)\n"
+	      "  --mode MODE     enforce (deny) or audit (report only); overrides the file\n"
+	      "  --json          events and errors as JSON lines on stderr\n"
+	      "  --events FILE   also append events as JSON lines to FILE\n"
+	      "  -v              show libbpf's log lines (-vv: debug)\n"
+	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
+	      "Exit status: CMD's own, 128+N if killed by signal N, 125 if agentcage failed,\n"
+	      "126 if CMD could not be executed, 127 if it was not found.\n", f);
+}
+
+static int64_t ns_of(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct run *r = ctx;
+	const struct ac_event *e = data;
+	uint64_t t;
+
+	if (len < sizeof(*e) - sizeof(e->path))
+		return 0;
+	t = e->ts_ns + r->clock_off;
+	if (r->json)
+		event_write_json(stderr, e, r->pol.name, t);
+	else
+		event_write_plain(stderr, e, r->pol.name, t);
+	if (r->events)
+		event_write_json(r->events, e, r->pol.name, t);
+	return 0;
+}
+
+static void report_lost(struct run *r, int final)
+{
+	uint64_t lost = loader_lost(&r->ld);
+
+	if (lost > r->lost_reported) {
+		diag_warn("%llu events lost because the ring buffer was full (decisions were "
+			  "not affected)", (unsigned long long)(lost - r->lost_reported));
+		r->lost_reported = lost;
+	}
+	if (final && lost)
+		diag_warn("%llu events lost in total", (unsigned long long)lost);
+}
+
+/* Load and compile the policy named by r (file or embedded) into pol/rs. */
+static int load_policy(struct run *r, struct policy *pol, struct ruleset *rs, char *err, size_t n)
+{
+	int ret;
+
+	if (r->policy_file)
+		ret = policy_load(r->policy_file, pol, err, n);
+	else if (!(ret = policy_parse("default.yaml", default_policy_yaml,
+				      default_policy_yaml_end - default_policy_yaml, pol, err, n)) &&
+		 !pol->name[0])
+		snprintf(pol->name, sizeof(pol->name), "default");
+	if (ret)
+		return -1;
+	if (r->mode_override != MODE_UNSET)
+		pol->mode = r->mode_override;
+	if (rules_compile(pol, &r->vars, 1, rs, err, n)) {
+		policy_free(pol);
+		return -1;
+	}
+	return 0;
+}
+
+/* SIGHUP: switch the cage to the re-read policy in one map update. */
+static void reload(struct run *r)
+{
+	struct policy pol;
+	struct ruleset rs;
+	uint32_t id = r->policy_id + 1;
+	char err[1024], name[sizeof(pol.name)];
+
+	if (!r->policy_file) {
+		diag_warn("SIGHUP: the embedded default policy has no file to re-read; keeping it");
+		return;
+	}
+	if (load_policy(r, &pol, &rs, err, sizeof(err))) {
+		diag_error("reload failed, keeping the old policy: %s", err);
+		return;
+	}
+	if (loader_put_rules(&r->ld, id, &rs, err, sizeof(err))) {
+		diag_error("reload failed, keeping the old policy: %s", err);
+		goto drop;
+	}
+	if (loader_set_cage(&r->ld, r->cg.id, id, pol.mode == MODE_AUDIT)) {
+		diag_error("reload failed, keeping the old policy: cannot switch the cage: %s",
+			   strerror(errno));
+		loader_del_rules(&r->ld, id, &rs);
+		goto drop;
+	}
+	loader_del_rules(&r->ld, r->policy_id, &r->rs);
+	snprintf(name, sizeof(name), "%s", r->pol.name);
+	rules_free(&r->rs);
+	policy_free(&r->pol);
+	r->pol = pol;
+	snprintf(r->pol.name, sizeof(r->pol.name), "%s", name);  /* the cage keeps its name */
+	r->rs = rs;
+	r->policy_id = id;
+	diag_info("policy reloaded from %s (%s, %zu file rules, %zu exec rules)", r->policy_file,
+		  pol.mode == MODE_AUDIT ? "audit" : "enforce", rs.nfiles, rs.nexec);
+	return;
+drop:
+	rules_free(&rs);
+	policy_free(&pol);
+}
+
+static int parse_args(struct run *r, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' }, { "mode", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' }, { "events", required_argument, NULL, 'e' },
+		{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' }, { 0 } };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+p:m:je:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': r->policy_file = optarg; break;
+		case 'm':
+			if (!strcmp(optarg, "enforce"))
+				r->mode_override = MODE_ENFORCE;
+			else if (!strcmp(optarg, "audit"))
+				r->mode_override = MODE_AUDIT;
+			else {
+				diag_error("--mode takes 'enforce' or 'audit', not '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 'j': r->json = diag_json = 1; break;
+		case 'e':
+			if (!(r->events = fopen(optarg, "a"))) {
+				diag_error("cannot open events file %s: %s", optarg, strerror(errno));
+				return -1;
+			}
+			setvbuf(r->events, NULL, _IOLBF, 0);
+			break;
+		case 'v': diag_verbose++; break;
+		case 'h': run_usage(stdout); exit(0);
+		default:
+			diag_error("bad option; see 'agentcage run --help'");
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		diag_error("no command given: agentcage run [OPTIONS] -- CMD [ARG...]");
+		return -1;
+	}
+	return optind;
+}
+
+/* The child: wait until it is in the cage with its policy, then exec. */
+static void child(int sync_fd, int err_fd, char **cmd, const sigset_t *old)
+{
+	char c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	if (read(sync_fd, &c, 1) != 1)
+		_exit(EXIT_AGENTCAGE);        /* agentcage died: never run unconfined */
+	execvp(cmd[0], cmd);
+	c = (char)errno;
+	if (write(err_fd, &c, 1) < 0)
+		_exit(EXIT_AGENTCAGE);
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+static int wait_loop(struct run *r, pid_t pid, int sfd)
+{
+	int ep = epoll_create1(EPOLL_CLOEXEC), status = 0;
+	struct epoll_event ev = { .events = EPOLLIN }, out[4];
+	int64_t next_lost = ns_of(CLOCK_MONOTONIC) + (int64_t)LOST_CHECK_MS * 1000000;
+
+	ev.data.fd = sfd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev);
+	ev.data.fd = loader_epoll_fd(&r->ld);
+	epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
+	for (;;) {
+		int n = epoll_wait(ep, out, 4, LOST_CHECK_MS);
+
+		loader_poll(&r->ld);
+		if (ns_of(CLOCK_MONOTONIC) >= next_lost) {
+			report_lost(r, 0);
+			next_lost = ns_of(CLOCK_MONOTONIC) + (int64_t)LOST_CHECK_MS * 1000000;
+		}
+		for (int i = 0; i < n; i++) {
+			struct signalfd_siginfo si;
+
+			if (out[i].data.fd != sfd)
+				continue;
+			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGHUP)
+					reload(r);
+				else if (si.ssi_signo != SIGCHLD)
+					kill(pid, si.ssi_signo);
+			}
+			if (waitpid(pid, &status, WNOHANG) == pid) {
+				loader_poll(&r->ld);
+				close(ep);
+				return WIFEXITED(status) ? WEXITSTATUS(status) :
+				       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : EXIT_AGENTCAGE;
+			}
+		}
+	}
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run r = { .mode_override = MODE_UNSET, .policy_id = 1 };
+	int argi, sync_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, sfd = -1, ret = EXIT_AGENTCAGE;
+	char err[1024], e;
+	sigset_t mask, old;
+	pid_t pid;
+
+	argi = parse_args(&r, argc, argv);
+	if (argi < 0)
+		return EXIT_AGENTCAGE;
+	if (geteuid() != 0) {
+		diag_error("agentcage run needs root (CAP_BPF and CAP_SYS_ADMIN to load BPF LSM "
+			   "programs and create cgroups); run it as root or with sudo");
+		return EXIT_AGENTCAGE;
+	}
+	if (!getcwd(r.cwd, sizeof(r.cwd))) {
+		diag_error("cannot read the current directory: %s", strerror(errno));
+		return EXIT_AGENTCAGE;
+	}
+	snprintf(r.tmpdir, sizeof(r.tmpdir), "/tmp/agentcage-XXXXXX");
+	if (!mkdtemp(r.tmpdir)) {
+		diag_error("cannot create the cage's private temporary directory: %s", strerror(errno));
+		return EXIT_AGENTCAGE;
+	}
+	r.vars.cwd = r.cwd;
+	r.vars.cage_tmp = r.tmpdir;
+	if (load_policy(&r, &r.pol, &r.rs, err, sizeof(err))) {
+		diag_error("%s", err);
+		goto out_tmp;
+	}
+	if (lsm_bpf_active(err, sizeof(err))) {
+		diag_error("%s", err);
+		goto out_policy;
+	}
+	if (cgroup_create(&r.cg, r.pol.name, err, sizeof(err))) {
+		diag_error("%s", err);
+		goto out_policy;
+	}
+	if (loader_open(&r.ld, r.cg.parent_id, r.cg.parent_level, on_event, &r, err, sizeof(err))) {
+		diag_error("%s", err);
+		goto out_cgroup;
+	}
+	r.clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
+	if (loader_put_rules(&r.ld, r.policy_id, &r.rs, err, sizeof(err))) {
+		diag_error("%s", err);
+		goto out_loader;
+	}
+	if (loader_set_cage(&r.ld, r.cg.id, r.policy_id, r.pol.mode == MODE_AUDIT)) {
+		diag_error("cannot install the cage: %s", strerror(errno));
+		goto out_loader;
+	}
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0 || pipe2(sync_p, O_CLOEXEC) || pipe2(err_p, O_CLOEXEC)) {
+		diag_error("cannot set up signals and pipes: %s", strerror(errno));
+		goto out_sig;
+	}
+	setenv("TMPDIR", r.tmpdir, 1);
+	pid = fork();
+	if (pid < 0) {
+		diag_error("fork: %s", strerror(errno));
+		goto out_sig;
+	}
+	if (pid == 0) {
+		close(sync_p[1]);
+		close(err_p[0]);
+		child(sync_p[0], err_p[1], argv + argi, &old);
+	}
+	close(sync_p[0]);
+	close(err_p[1]);
+	sync_p[0] = err_p[1] = -1;
+	if (cgroup_move(&r.cg, pid)) {
+		diag_error("cannot move the command into cgroup %s: %s", r.cg.path, strerror(errno));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		goto out_sig;
+	}
+	/* in the cage with its policy: now it may exec */
+	if (write(sync_p[1], "g", 1) != 1) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		goto out_sig;
+	}
+	close(sync_p[1]);
+	sync_p[1] = -1;
+	if (read(err_p[0], &e, 1) == 1)
+		diag_error("cannot execute %s: %s", argv[argi], strerror(e));
+	ret = wait_loop(&r, pid, sfd);
+	report_lost(&r, 1);
+out_sig:
+	for (int i = 0; i < 2; i++) {
+		if (sync_p[i] >= 0)
+			close(sync_p[i]);
+		if (err_p[i] >= 0)
+			close(err_p[i]);
+	}
+	if (sfd >= 0)
+		close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+out_loader:
+	/* kill what is left in the cage before its programs go away */
+	cgroup_destroy(&r.cg);
+	loader_poll(&r.ld);
+	loader_close(&r.ld);
+out_cgroup:
+	cgroup_destroy(&r.cg);
+out_policy:
+	rules_free(&r.rs);
+	policy_free(&r.pol);
+out_tmp:
+	{
+		char cmd[PATH_MAX + 16];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", r.tmpdir);
+		if (system(cmd) != 0)
+			diag_warn("cannot remove %s", r.tmpdir);
+	}
+	if (r.events)
+		fclose(r.events);
+	return ret;
+}
