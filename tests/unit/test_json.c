@@ -1,0 +1,61 @@
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "event.h"
+#include "json.h"
+
+static char *render(const char *s, ssize_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	json_write_string(f, s, len);
+	fclose(f);
+	return buf;
+}
+
+#define EXPECT(in, len, out) do { char *r = render(in, len); \
+	cr_assert_str_eq(r, out); free(r); } while (0)
+
+Test(json, escapes)
+{
+	EXPECT("plain", -1, "\"plain\"");
+	EXPECT("a\"b\\c", -1, "\"a\\\"b\\\\c\"");
+	EXPECT("l1\nl2\tx\r", -1, "\"l1\\nl2\\tx\\r\"");
+	EXPECT("\x01\x1f\x7f", -1, "\"\\u0001\\u001f\\u007f\"");
+}
+
+Test(json, utf8_valid_and_invalid)
+{
+	EXPECT("caf\xc3\xa9", -1, "\"caf\xc3\xa9\"");
+	EXPECT("\xf0\x9f\x98\x80", -1, "\"\xf0\x9f\x98\x80\"");
+	EXPECT("bad\xff", -1, "\"bad\\ufffd\"");
+	EXPECT("\xc3", -1, "\"\\ufffd\"");           /* truncated sequence */
+	EXPECT("\xc0\xaf", -1, "\"\\ufffd\\ufffd\"");  /* overlong */
+	EXPECT("\xed\xa0\x80", -1, "\"\\ufffd\\ufffd\\ufffd\""); /* surrogate */
+}
+
+Test(json, embedded_nul_with_length)
+{
+	EXPECT("a\0b", 3, "\"a\\u0000b\"");
+}
+
+Test(json, event_line)
+{
+	struct ac_event e = { .pid = 42, .uid = 1000, .op = AC_OP_OPEN_READ, .action = AC_DENIED };
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	strcpy(e.comm, "cat");
+	strcpy(e.path, "/etc/sh\"adow");
+	e.path_len = strlen(e.path);
+	event_write_json(f, &e, "c1", 1764633600123456789ull);
+	fclose(f);
+	cr_assert_str_eq(buf, "{\"time\":\"2025-12-02T00:00:00.123456Z\",\"cage\":\"c1\",\"pid\":42,"
+			 "\"uid\":1000,\"comm\":\"cat\",\"op\":\"open_read\",\"path\":\"/etc/sh\\\"adow\","
+			 "\"action\":\"denied\"}\n");
+	free(buf);
+}

@@ -1,0 +1,118 @@
+#include <criterion/criterion.h>
+#include <string.h>
+#include "policy.h"
+#include "rules.h"
+
+static struct ruleset rs;
+static struct policy pol;
+
+static void compile(const char *text)
+{
+	char err[512];
+	struct rule_vars v = { .cwd = "/home/agent/proj", .cage_tmp = "/tmp/agentcage-X" };
+
+	cr_assert_eq(policy_parse("t.yaml", text, strlen(text), &pol, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rules_compile(&pol, &v, 0, &rs, err, sizeof(err)), 0, "%s", err);
+}
+
+static void teardown(void)
+{
+	rules_free(&rs);
+	policy_free(&pol);
+}
+
+TestSuite(rules, .fini = teardown);
+
+Test(rules, whole_components_only)
+{
+	compile("files:\n  read: [/work]\n");
+	cr_assert_eq(rules_file_class(&rs, "/work"), AC_READ);
+	cr_assert_eq(rules_file_class(&rs, "/work/a/b"), AC_READ);
+	cr_assert_eq(rules_file_class(&rs, "/workshop"), AC_NONE);
+	cr_assert_eq(rules_file_class(&rs, "/wor"), AC_NONE);
+	cr_assert_eq(rules_file_class(&rs, "/"), AC_NONE);
+}
+
+Test(rules, longest_match_decides)
+{
+	compile("files:\n  read: [/usr, /etc/ssl/private/ok]\n  write: [/usr/local]\n"
+		"  deny: [/etc/ssl/private]\n");
+	cr_assert_eq(rules_file_class(&rs, "/usr/bin/ls"), AC_READ);
+	cr_assert_eq(rules_file_class(&rs, "/usr/local/x"), AC_WRITE);
+	cr_assert_eq(rules_file_class(&rs, "/etc/ssl/private/key"), AC_DENY);
+	cr_assert_eq(rules_file_class(&rs, "/etc/ssl/private/ok/y"), AC_READ);
+	cr_assert_eq(rules_file_class(&rs, "/etc/ssl/certs"), AC_NONE);
+}
+
+Test(rules, equal_length_deny_beats_write_beats_read)
+{
+	compile("files:\n  read: [/a, /b]\n  write: [/a, /b, /c]\n  deny: [/a]\n");
+	cr_assert_eq(rules_file_class(&rs, "/a/x"), AC_DENY);
+	cr_assert_eq(rules_file_class(&rs, "/b/x"), AC_WRITE);
+	cr_assert_eq(rules_file_class(&rs, "/c"), AC_WRITE);
+	cr_assert_eq(rs.nfiles, 3);
+}
+
+Test(rules, root_covers_everything)
+{
+	compile("files:\n  read: [/]\n  deny: [/etc/shadow]\n");
+	cr_assert_eq(rules_file_class(&rs, "/"), AC_READ);
+	cr_assert_eq(rules_file_class(&rs, "/etc/passwd"), AC_READ);
+	cr_assert_eq(rules_file_class(&rs, "/etc/shadow"), AC_DENY);
+	cr_assert_eq(rules_file_class(&rs, "/etc/shadow-"), AC_READ);
+}
+
+Test(rules, variables_and_normalisation)
+{
+	compile("files:\n  write: ['${CWD}', '${CAGE_TMP}/', '/x//y/']\n");
+	cr_assert_eq(rules_file_class(&rs, "/home/agent/proj/src/a.c"), AC_WRITE);
+	cr_assert_eq(rules_file_class(&rs, "/home/agent/projects"), AC_NONE);
+	cr_assert_eq(rules_file_class(&rs, "/tmp/agentcage-X/f"), AC_WRITE);
+	cr_assert_eq(rules_file_class(&rs, "/x/y/z"), AC_WRITE);
+}
+
+Test(rules, unknown_variable)
+{
+	struct policy p;
+	struct ruleset r;
+	char err[512];
+	const char *t = "files:\n  read: ['${HOME}/x']\n";
+
+	cr_assert_eq(policy_parse("t.yaml", t, strlen(t), &p, err, sizeof(err)), 0);
+	cr_assert_eq(rules_compile(&p, NULL, 0, &r, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "unknown variable"), "%s", err);
+	policy_free(&p);
+}
+
+Test(rules, exec_allow)
+{
+	compile("exec:\n  allow: [/usr/bin/python3, /usr/local/bin]\n");
+	cr_assert(rules_exec_allowed(&rs, "/usr/bin/python3"));
+	cr_assert(!rules_exec_allowed(&rs, "/usr/bin/python3.11"));
+	cr_assert(rules_exec_allowed(&rs, "/usr/local/bin/tool"));
+	cr_assert(!rules_exec_allowed(&rs, "/usr/bin/sh"));
+}
+
+Test(rules, long_paths_match_on_their_prefix)
+{
+	char path[4096];
+	size_t n;
+
+	compile("files:\n  read: [/deep]\n");
+	strcpy(path, "/deep");
+	for (n = strlen(path); n < 4000; n += 4)
+		strcat(path, "/abc");
+	cr_assert_eq(rules_file_class(&rs, path), AC_READ);
+	path[1] = 'D';
+	cr_assert_eq(rules_file_class(&rs, path), AC_NONE);
+}
+
+Test(rules, key_encoding)
+{
+	char k[AC_KEY_PATH];
+
+	cr_assert_eq(rules_key("/", 1, k), 1);
+	cr_assert_eq(memcmp(k, "/", 1), 0);
+	cr_assert_eq(rules_key("/etc", 4, k), 5);
+	cr_assert_eq(memcmp(k, "/etc/", 5), 0);
+}
