@@ -37,6 +37,11 @@ static int expand(const char *in, const struct rule_vars *v, char *out, size_t o
 			return -1;
 		}
 		if (skip) {
+			if (val && skip == 6 && !strcmp(val, "/")) {
+				snprintf(err, errlen, "'%s' would grant the whole file system: the current "
+					 "directory is '/'; run agentcage from a project directory", in);
+				return -1;
+			}
 			if (!val) {
 				snprintf(err, errlen, "variable in '%s' has no value here", in);
 				return -1;

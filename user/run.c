@@ -311,6 +311,11 @@ int cmd_run(int argc, char **argv)
 		goto out_loader;
 	}
 
+	/* an inherited SIG_IGN (a shell's background job) would discard them */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGINT);

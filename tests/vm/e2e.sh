@@ -1,0 +1,194 @@
+#!/bin/bash
+# End-to-end tests of agentcage against a real BPF LSM kernel. Runs as root
+# inside the test VM (tests/vm/vm.sh test); every case runs real programs.
+set -u
+repo=${1:-/work/main}
+AC=$repo/build/agentcage
+EV=$repo/tests/vm/events.py
+T=$(mktemp -d /tmp/e2e.XXXXXX)
+cd "$T"   # the default policy grants write to the current directory
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+no() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "       $2"; }
+# expect NAME WANT_STATUS CMD...: run CMD, compare its exit status
+expect() { local name=$1 want=$2; shift 2; local out; out=$("$@" 2>&1); local st=$?
+	if [ "$st" = "$want" ]; then ok "$name"; else no "$name" "status $st, want $want: $(echo "$out" | tail -n 3)"; fi; }
+# event NAME FILE K=V...: an event matching K=V is in FILE
+event() { local name=$1; shift; local out; if out=$(python3 "$EV" "$@" 2>&1); then ok "$name"; else no "$name" "$out"; fi; }
+
+# a read-only tree and a writable one, made outside any cage
+mkdir -p /srv/ro/d /srv/rw /tmp/agent-work
+echo original > /srv/ro/f; echo secret > /srv/ro/secret
+ln -s /etc/shadow /srv/rw/shadow-link
+cat > $T/fs.yaml <<Y
+name: fs
+files:
+  read: [/usr, /lib, /lib64, /etc/ld.so.cache, /etc/locale.alias, /dev/null, /srv/ro, /proc]
+  write: [/srv/rw, $T, /dev/null]
+  deny: [/etc/shadow, /srv/ro/secret]
+exec:
+  allow: [/usr/bin, /usr/lib, /bin]
+Y
+P="$AC run --policy $T/fs.yaml --events $T/ev.json --"
+
+echo "# the python code-runner scenario"
+out=$(cd /tmp/agent-work && $AC run --policy $repo/policies/python-runner.yaml --events $T/py.json -- \
+	/usr/bin/python3 -c 'print(sum(i * i for i in range(10)))' 2>&1)
+[ "$out" = 285 ] && ok "safe python code prints its result" || no "safe python code prints its result" "$out"
+expect "python reading /etc/shadow is denied" 1 $AC run --policy $repo/policies/python-runner.yaml \
+	--events $T/py.json -- /usr/bin/python3 -c 'open("/etc/shadow").read()'
+event "  ... reported as open_read of /etc/shadow" $T/py.json op=open_read path=/etc/shadow action=denied cage=python-runner comm=python3
+expect "python writing /root/x is denied" 1 $AC run --policy $repo/policies/python-runner.yaml \
+	--events $T/py.json -- /usr/bin/python3 -c 'open("/root/x", "w").write("x")'
+event "  ... reported as create of /root/x" $T/py.json op=create path=/root/x action=denied
+[ ! -e /root/x ] && ok "  ... and /root/x does not exist" || no "  ... and /root/x does not exist"
+expect "python may write /tmp/agent-work" 0 $AC run --policy $repo/policies/python-runner.yaml -- \
+	/usr/bin/python3 -c 'open("/tmp/agent-work/out", "w").write("x")'
+expect "python may not run a shell (exec.allow)" 1 $AC run --policy $repo/policies/python-runner.yaml \
+	--events $T/py.json -- /usr/bin/python3 -c 'import subprocess; subprocess.run(["/bin/sh", "-c", "true"])'
+event "  ... reported as exec of /usr/bin/dash" $T/py.json op=exec path=/usr/bin/dash
+
+echo "# path resolution"
+expect "a symlink to /etc/shadow is denied" 1 $P /bin/cat /srv/rw/shadow-link
+event "  ... reported with the resolved path" $T/ev.json op=open_read path=/etc/shadow
+expect "'..' to /etc/shadow is denied" 1 $P /bin/cat /srv/rw/../../etc/shadow
+expect "a relative path is denied" 1 $P /bin/sh -c 'cd /etc && cat ./shadow'
+expect "/proc/self/root/etc/shadow is denied" 1 $P /bin/cat /proc/self/root/etc/shadow
+expect "/proc/self/fd of an inherited fd is denied" 1 $P /bin/sh -c 'cat /proc/self/fd/3' 3</etc/shadow
+expect "reading /srv/ro/f is allowed" 0 $P /bin/cat /srv/ro/f
+expect "a denied file beneath a read tree stays denied" 1 $P /bin/cat /srv/ro/secret
+deep=$T/deep; d=$deep
+while [ ${#d} -lt 3900 ]; do d=$d/node_modules_pkg_0123456789; done
+expect "a 3900-byte deep tree is writable and readable where granted" 0 $P /bin/sh -c \
+	"mkdir -p $d && echo deep > $d/f && cat $d/f"
+mkdir -p /srv/ro/deep; d2=/srv/ro/deep
+while [ ${#d2} -lt 3000 ]; do d2=$d2/dir_0123456789; done
+mkdir -p $d2
+expect "a file created 3000 bytes deep in a read-only tree is denied" 2 $P /bin/sh -c "echo x > $d2/f"
+event "  ... reported with its full path" $T/ev.json op=create path=$d2/f
+
+echo "# every modification on a read-only tree is denied"
+sum_before=$(cd /srv/ro && ls -laR --time-style=+ . | md5sum)
+expect "open for write" 1 $P /bin/sh -c 'echo x >> /srv/ro/f'
+expect "create" 1 $P /usr/bin/touch /srv/ro/new
+expect "mkdir" 1 $P /bin/mkdir /srv/ro/nd
+expect "rmdir" 1 $P /bin/rmdir /srv/ro/d
+expect "unlink" 1 $P /bin/rm -f /srv/ro/f
+expect "rename out of the tree" 1 $P /bin/mv /srv/ro/f /srv/rw/f
+expect "rename into the tree" 1 $P /bin/sh -c 'echo y > /srv/rw/g && mv /srv/rw/g /srv/ro/g'
+expect "hard link of a read-only file" 1 $P /bin/ln /srv/ro/f /srv/rw/hard
+expect "symlink" 1 $P /bin/ln -s /tmp /srv/ro/sym
+expect "truncate" 1 $P /usr/bin/python3 -c 'import os; os.truncate("/srv/ro/f", 0)'
+expect "chmod" 1 $P /bin/chmod 777 /srv/ro/f
+expect "chown" 1 $P /bin/chown 65534 /srv/ro/f
+expect "setxattr" 1 $P /usr/bin/python3 -c 'import os; os.setxattr("/srv/ro/f", "user.x", b"1")'
+expect "mkfifo (mknod)" 1 $P /usr/bin/mkfifo /srv/ro/fifo
+sum_after=$(cd /srv/ro && ls -laR --time-style=+ . | md5sum)
+[ "$sum_before" = "$sum_after" ] && ok "the read-only tree is unchanged" || no "the read-only tree is unchanged"
+[ "$(cat /srv/ro/f)" = original ] && ok "its file content is unchanged" || no "its file content is unchanged"
+for op in open_write create mkdir rmdir unlink rename link symlink truncate chmod chown setxattr mknod; do
+	event "  ... $op reported" $T/ev.json op=$op action=denied
+done
+expect "the same operations succeed where write is granted" 0 $P /bin/sh -c '
+	cd /srv/rw && echo x >> f && touch n && mkdir d && rmdir d && mv n m && ln m l && ln -s m s &&
+	truncate -s 0 m && chmod 600 m && chown 65534 m && mkfifo p && rm m l s p &&
+	python3 -c "import os; os.setxattr(\"/srv/rw/f\", \"user.x\", b\"1\")"'
+
+echo "# exec"
+cp /bin/true $T/mytrue
+expect "exec of an allowed binary" 0 $P /bin/true
+expect "exec of a copy outside exec.allow is denied (126)" 126 $P $T/mytrue
+event "  ... reported as exec" $T/ev.json op=exec path=$T/mytrue
+expect "exec through a symlink decides on the real file" 126 $P /bin/sh -c "ln -sf $T/mytrue $T/link && exec $T/link"
+expect "mapping a writable copy of a library as code is denied" 1 $P /usr/bin/python3 -c \
+	"import shutil, ctypes; shutil.copy('/usr/lib/x86_64-linux-gnu/libm.so.6', '$T/libm.so'); ctypes.CDLL('$T/libm.so')"
+event "  ... reported as mmap_exec" $T/ev.json op=mmap_exec path=$T/libm.so
+
+echo "# containment"
+cat > $T/cg.yaml <<Y
+files:
+  read: [/usr, /lib, /lib64, /etc/ld.so.cache, /dev/null, /proc, /sys/fs/cgroup]
+  write: [/sys/fs/cgroup/agentcage]
+  deny: [/etc/shadow]
+exec:
+  allow: [/usr/bin, /bin, /usr/lib]
+Y
+expect "a caged process that moves into a child cgroup stays caged" 1 $AC run --policy $T/cg.yaml -- /bin/sh -c '
+	cg=/sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup); mkdir $cg/child && echo $$ > $cg/child/cgroup.procs &&
+	grep -q /child /proc/self/cgroup && exec cat /etc/shadow'
+expect "a caged process cannot move itself out of the cage" 1 $AC run --policy $T/cg.yaml --events $T/cg.json -- \
+	/bin/sh -c 'echo $$ > /sys/fs/cgroup/agentcage/cgroup.procs'
+event "  ... reported as cgroup_write" $T/cg.json op=cgroup_write
+expect "mount is refused in a cage" 1 $P /usr/bin/unshare -m /bin/sh -c 'mount -t tmpfs none /mnt'
+expect "a user namespace does not lift the cage" 1 $P /usr/bin/unshare -Urm /bin/sh -c 'mount -t tmpfs none /mnt || exit 1'
+expect "bpf() is refused in a cage" 1 $P /usr/bin/python3 -c '
+import ctypes, sys; l = ctypes.CDLL(None); r = l.syscall(321, 0, None, 0); sys.exit(1 if r < 0 else 0)'
+event "  ... reported as bpf" $T/ev.json op=bpf
+expect "signals to agentcage itself are refused" 1 $P /bin/sh -c 'kill -TERM $PPID'
+event "  ... reported as signal" $T/ev.json op=signal
+
+echo "# an uncaged process while a cage runs"
+$AC run --policy $T/fs.yaml -- /bin/sleep 30 & cage=$!
+sleep 2
+expect "an uncaged process reads /etc/shadow while a cage runs" 0 /bin/cat /etc/shadow
+expect "an uncaged process writes /srv/ro while a cage runs" 0 /bin/sh -c 'echo z > /srv/ro/uncaged && rm /srv/ro/uncaged'
+kill -INT $cage; wait $cage; st=$?
+[ $st = 130 ] && ok "SIGINT is forwarded (the agent dies of it: 130)" || no "SIGINT is forwarded" "status $st"
+
+echo "# audit mode"
+expect "audit mode allows /etc/shadow" 0 $AC run --policy $T/fs.yaml --mode audit --events $T/audit.json -- /bin/cat /etc/shadow
+event "  ... and reports it as audited" $T/audit.json op=open_read path=/etc/shadow action=audited
+sed 's/^name: fs/name: fs\nmode: audit/' $T/fs.yaml > $T/audit.yaml
+expect "mode: audit in the file" 0 $AC run --policy $T/audit.yaml -- /bin/sh -c 'echo a > /srv/ro/audit-made'
+rm -f /srv/ro/audit-made
+
+echo "# SIGHUP reload"
+cp $T/fs.yaml $T/live.yaml
+cat > $T/loop.sh <<'S'
+for i in $(seq 1 300); do
+	if cat /srv/ro/secret >/dev/null 2>&1; then echo allowed; else echo denied; fi
+	sleep 0.1
+done
+S
+$AC run --policy $T/live.yaml -- /bin/sh $T/loop.sh > $T/loop.out 2> $T/loop.err & cage=$!
+sleep 3
+sed 's|deny: \[/etc/shadow, /srv/ro/secret\]|deny: [/etc/shadow]|' $T/fs.yaml > $T/live.yaml
+kill -HUP $cage; sleep 3
+echo "files: [oops" > $T/live.yaml
+kill -HUP $cage; sleep 2
+kill -TERM $cage; wait $cage
+seq=$(uniq $T/loop.out | tr '\n' ' ')
+[ "$seq" = "denied allowed " ] && ok "a valid reload switches the policy once, with no gap" || no "a valid reload switches the policy" "$seq $(cat $T/loop.err)"
+grep -q "reload failed, keeping the old policy" $T/loop.err && ok "an invalid reload is reported" || no "an invalid reload is reported" "$(cat $T/loop.err)"
+[ "$(tail -n1 $T/loop.out)" = allowed ] && ok "an invalid reload keeps the old policy" || no "an invalid reload keeps the old policy"
+
+echo "# exit status"
+expect "the command's own status" 7 $P /bin/sh -c 'exit 7'
+expect "128+N when killed by signal N" 137 $P /bin/sh -c 'kill -9 $$'
+expect "127 when the command does not exist" 127 $P /nonexistent
+expect "125 for a bad policy" 125 $AC run --policy /nonexistent.yaml -- /bin/true
+echo "mode: strict" > $T/bad.yaml
+out=$($AC run --policy $T/bad.yaml -- /bin/true 2>&1)
+case "$out" in *"$T/bad.yaml:1:7:"*) ok "  ... naming file, line and column";; *) no "  ... naming file, line and column" "$out";; esac
+expect "125 for a bad option" 125 $AC run --mode strict -- /bin/true
+expect "check accepts the shipped policies" 0 $AC check $repo/policies/default.yaml $repo/policies/python-runner.yaml
+expect "check rejects a bad file (1)" 1 $AC check $T/bad.yaml
+
+echo "# events"
+python3 -c 'import os; d = b"/srv/ro/we\"ird\nname"; os.makedirs(d); open(d + b"/bad\xff", "w").close()'
+$P /usr/bin/python3 -c 'open(b"/srv/ro/we\"ird\nname/bad\xff", "ab")' > $T/weird.out 2>&1
+event "a path with a quote, a newline and invalid UTF-8 gives valid JSON" $T/ev.json "op=open_write" "path=/srv/ro/we\"ird
+name/bad"$'\xef\xbf\xbd'
+$AC run --policy $T/fs.yaml --json -- /bin/cat /etc/shadow 2>&1 >/dev/null | grep '^{' > $T/stderr.json
+event "--json prints JSON events on stderr" $T/stderr.json op=open_read path=/etc/shadow
+out=$($AC run --policy $T/fs.yaml -- /bin/cat /etc/shadow 2>&1 >/dev/null)
+case "$out" in *"DENY"*'op=open_read path="/etc/shadow"'*) ok "plain events are one readable line";; *) no "plain events" "$out";; esac
+expect "the default policy denies /etc/shadow" 1 $AC run -- /bin/cat /etc/shadow
+expect "the default policy allows writing the current directory" 0 /bin/sh -c "cd $T && $AC run -- /bin/sh -c 'echo x > in-cwd'"
+expect "the default policy denies writing elsewhere" 1 /bin/sh -c "cd $T && $AC run -- /bin/sh -c 'echo x > /srv/rw/x'"
+expect "the default policy refuses to run from / (it would grant write to /)" 125 $AC run -- /bin/true
+[ -z "$(ls /sys/fs/cgroup/agentcage)" ] || ls -d /sys/fs/cgroup/agentcage/*/ >/dev/null 2>&1 && \
+	{ [ -z "$(find /sys/fs/cgroup/agentcage -mindepth 1 -type d)" ] && ok "no cage cgroup is left behind" || no "no cage cgroup is left behind" "$(find /sys/fs/cgroup/agentcage -mindepth 1 -type d)"; }
+
+echo "vm-e2e: $pass passed, $fail failed"
+[ $fail = 0 ]

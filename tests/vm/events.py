@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Check an agentcage events file: every line must be a JSON object with the
+required fields; exit 0 if some event matches all KEY=VALUE arguments
+(`!KEY=VALUE` asserts that no event matches)."""
+import json, re, sys
+
+REQUIRED = {"time", "cage", "pid", "uid", "comm", "op", "path", "action"}
+TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
+
+def main():
+    path, conds = sys.argv[1], sys.argv[2:]
+    neg = conds and conds[0] == "--none"
+    if neg:
+        conds = conds[1:]
+    want = dict(c.split("=", 1) for c in conds)
+    events = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            e = json.loads(line)
+            missing = REQUIRED - e.keys()
+            if missing:
+                sys.exit(f"{path}:{n}: missing fields {sorted(missing)}")
+            if not TIME.match(e["time"]):
+                sys.exit(f"{path}:{n}: bad time {e['time']!r}")
+            if e["action"] not in ("denied", "audited"):
+                sys.exit(f"{path}:{n}: bad action {e['action']!r}")
+            events.append(e)
+    hit = [e for e in events if all(str(e.get(k)) == v for k, v in want.items())]
+    if neg:
+        if hit:
+            sys.exit(f"unexpected event: {hit[0]}")
+        return
+    if not hit:
+        sys.exit(f"no event with {want} among {len(events)}: {events[-5:]}")
+
+main()
