@@ -60,8 +60,19 @@ test: deps all test-unit test-host test-vm
 demo: deps all
 	tests/vm/demo.sh $(BUILD)/agentcage
 
-bench: deps all
+bench: deps all $(BUILD)/bench-floor $(BUILD)/bench-loops
+	@dpkg -s apparmor >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apparmor
 	tests/vm/vm.sh bench
 
 clean:
 	rm -rf $(BUILD)
+
+# benchmark helpers (make bench)
+$(BUILD)/empty.bpf.o: bpf/empty.bpf.c vmlinux/vmlinux.h | $(BUILD)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Ivmlinux -c $< -o $@
+$(BUILD)/empty.skel.h: $(BUILD)/empty.bpf.o
+	$(BPFTOOL) gen skeleton $< name empty_bpf > $@
+$(BUILD)/bench-floor: bench/floor.c $(BUILD)/empty.skel.h
+	$(CC) $(CFLAGS) $< -lbpf -lelf -lz -o $@
+$(BUILD)/bench-loops: bench/loops.c | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@

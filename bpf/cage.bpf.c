@@ -460,24 +460,16 @@ int BPF_PROG(ac_path_chown, const struct path *path, __u64 uid, __u64 gid, int r
 
 /* xattr hooks carry a dentry but no mount: the mount is found from the
  * task's root or working directory; a dentry reachable from neither is
- * unresolved and refused, except overlayfs's own bookkeeping on its hidden
- * upper layer ("trusted.overlay." and "user.overlay." names), which the
- * kernel does on the task's behalf when it writes through an overlay. */
-static __always_inline bool overlay_internal(const char *name)
+ * unresolved and refused. One exception: a stacked filesystem (overlayfs)
+ * working on its hidden layers on the task's behalf, after the task's own
+ * access through the overlay was checked. The kernel then runs with
+ * overridden credentials (cred != real_cred), which userspace cannot do. */
+static __always_inline bool stacked_fs_internal(struct task_struct *t)
 {
-	char buf[16] = {};
-
-	bpf_probe_read_kernel_str(buf, sizeof(buf), name);
-	if (buf[0] == 't' && buf[1] == 'r' && buf[2] == 'u' && buf[3] == 's' && buf[4] == 't' &&
-	    buf[5] == 'e' && buf[6] == 'd' && buf[7] == '.')
-		return buf[8] == 'o' && buf[9] == 'v' && buf[10] == 'e' && buf[11] == 'r' &&
-		       buf[12] == 'l' && buf[13] == 'a' && buf[14] == 'y';
-	return buf[0] == 'u' && buf[1] == 's' && buf[2] == 'e' && buf[3] == 'r' && buf[4] == '.' &&
-	       buf[5] == 'o' && buf[6] == 'v' && buf[7] == 'e' && buf[8] == 'r' && buf[9] == 'l' &&
-	       buf[10] == 'a' && buf[11] == 'y' && buf[12] == '.';
+	return BPF_CORE_READ(t, cred) != BPF_CORE_READ(t, real_cred);
 }
 
-static __always_inline int check_xattr(struct dentry *dentry, const char *name)
+static __always_inline int check_xattr(struct dentry *dentry)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct super_block *sb = BPF_CORE_READ(dentry, d_sb);
@@ -493,7 +485,7 @@ static __always_inline int check_xattr(struct dentry *dentry, const char *name)
 		mnt = BPF_CORE_READ(t, fs, root.mnt);
 	if (BPF_CORE_READ(mnt, mnt_sb) == sb)
 		return check_path(dentry, mnt, AC_WRITE, AC_OP_SETXATTR);
-	if (overlay_internal(name))
+	if (stacked_fs_internal(t))
 		return 0;
 	return verdict(c, get_scratch(), cgid, AC_OP_SETXATTR, 0, -1);
 }
@@ -504,7 +496,7 @@ int BPF_PROG(ac_inode_setxattr, void *idmap, struct dentry *dentry, const char *
 {
 	if (ret)
 		return ret;
-	return check_xattr(dentry, name);
+	return check_xattr(dentry);
 }
 
 SEC("lsm/inode_removexattr")
@@ -512,7 +504,7 @@ int BPF_PROG(ac_inode_removexattr, void *idmap, struct dentry *dentry, const cha
 {
 	if (ret)
 		return ret;
-	return check_xattr(dentry, name);
+	return check_xattr(dentry);
 }
 
 SEC("lsm/bprm_check_security")

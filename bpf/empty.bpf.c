@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Benchmark floor: empty BPF LSM programs on the hooks agentcage uses. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define EMPTY(hook) SEC("lsm/" #hook) int BPF_PROG(empty_##hook) { return 0; }
+EMPTY(file_open)
+EMPTY(path_mknod)
+EMPTY(path_mkdir)
+EMPTY(path_rmdir)
+EMPTY(path_unlink)
+EMPTY(path_symlink)
+EMPTY(path_link)
+EMPTY(path_rename)
+EMPTY(path_truncate)
+EMPTY(path_chmod)
+EMPTY(path_chown)
+EMPTY(inode_setxattr)
+EMPTY(inode_removexattr)
+EMPTY(bprm_check_security)
+EMPTY(mmap_file)
+EMPTY(file_mprotect)
+EMPTY(task_kill)

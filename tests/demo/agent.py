@@ -1,0 +1,14 @@
+#!/usr/bin/python3
+"""A small code-runner agent: it runs three tool calls, as an LLM agent would."""
+import os
+
+def step(title, fn):
+    try:
+        print(f"[agent] {title}: {fn()}", flush=True)
+    except OSError as e:
+        print(f"[agent] {title}: refused ({e.strerror})", flush=True)
+
+step("safe computation, sum of squares below 1000", lambda: sum(i * i for i in range(1000)))
+step("read /etc/shadow", lambda: open("/etc/shadow").read()[:20])
+step("write /root/.ssh/authorized_keys", lambda: open("/root/.ssh/authorized_keys", "a").write("ssh-ed25519 AAAA attacker\n"))
+step("write its work file", lambda: open("/tmp/agent-work/result.txt", "w").write("done\n"))

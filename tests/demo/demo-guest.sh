@@ -1,0 +1,10 @@
+#!/bin/bash
+# The demo scenario, run where BPF LSM works (the test VM or a real host).
+repo=${1:-/work/main}
+mkdir -p /tmp/agent-work && cd /tmp/agent-work
+echo "== agentcage run --policy policies/python-runner.yaml -- python3 agent.py"
+"$repo/build/agentcage" run --policy "$repo/policies/python-runner.yaml" --events /tmp/agent-work/events.json \
+	-- /usr/bin/python3 "$repo/tests/demo/agent.py"
+echo "== exit status: $?"
+echo "== the same events as JSON lines (--events):"
+cat /tmp/agent-work/events.json
