@@ -5,8 +5,8 @@
 set -u
 repo=${1:-/work/main}
 AC=$repo/build/agentcage LOOPS=$repo/build/bench-loops FLOOR=$repo/build/bench-floor
-D=$(mktemp -d /tmp/bench.XXXXXX); cd "$D"
-N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-300} REPS=${REPS:-5}
+D=$(mktemp -d /run/bench.XXXXXX); cd "$D"   # /run is a tmpfs in the VM
+N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-30} REPS=${REPS:-5}
 
 # a 1,000-entry policy that still grants what the loops need
 {

@@ -8,9 +8,9 @@ static void usage(FILE *f)
 	fputs("usage: agentcage VERB [OPTIONS]\n"
 	      "Confine a command in its own cgroup under a file and exec policy enforced by BPF LSM.\n\n"
 	      "verbs:\n"
-	      "  run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE] [-v] -- CMD [ARG...]\n"
+	      "  agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE] [-v] -- CMD [ARG...]\n"
 	      "        run CMD in a new cage; exit status is CMD's (125: agentcage failed)\n"
-	      "  check FILE...   validate policy files and summarise what they grant\n"
+	      "  agentcage check FILE...   validate policy files and summarise what they grant\n"
 	      "  help            this text; 'agentcage VERB --help' for one verb\n\n"
 	      "See agentcage(1).\n", f);
 }

@@ -81,7 +81,7 @@ expect "symlink" 1 $P /bin/ln -s /tmp /srv/ro/sym
 expect "truncate" 1 $P /usr/bin/python3 -c 'import os; os.truncate("/srv/ro/f", 0)'
 expect "chmod" 1 $P /bin/chmod 777 /srv/ro/f
 expect "chown" 1 $P /bin/chown 65534 /srv/ro/f
-expect "setxattr" 1 $P /usr/bin/python3 -c 'import os; os.setxattr("/srv/ro/f", "user.x", b"1")'
+expect "setxattr" 1 $P /usr/bin/python3 -c 'import os; os.setxattr("/srv/ro/f", "trusted.agentcage", b"1")'
 expect "mkfifo (mknod)" 1 $P /usr/bin/mkfifo /srv/ro/fifo
 (cd /srv/ro && ls -laR --time-style=+ .) > $T/ro.after
 diff $T/ro.before $T/ro.after > $T/ro.diff && ok "the read-only tree is unchanged" || no "the read-only tree is unchanged" "$(cat $T/ro.diff)"
@@ -92,7 +92,7 @@ done
 expect "the same operations succeed where write is granted" 0 $P /bin/sh -c '
 	cd /srv/rw && echo x >> f && touch n && mkdir d && rmdir d && mv n m && ln m l && ln -s m s &&
 	truncate -s 0 m && chmod 600 m && chown 65534 m && mkfifo p && rm m l s p &&
-	python3 -c "import os; os.setxattr(\"/srv/rw/f\", \"user.x\", b\"1\")"'
+	python3 -c "import os; os.setxattr(\"/srv/rw/f\", \"trusted.agentcage\", b\"1\")"'
 
 echo "# exec"
 cp /bin/true $T/mytrue
@@ -186,7 +186,7 @@ case "$out" in *"DENY"*'op=open_read path="/etc/shadow"'*) ok "plain events are 
 expect "the default policy denies /etc/shadow" 1 /bin/sh -c "cd $T && $AC run -- /bin/cat /etc/shadow"
 expect "the default policy allows writing the current directory" 0 /bin/sh -c "cd $T && $AC run -- /bin/sh -c 'echo x > in-cwd'"
 expect "the default policy denies writing elsewhere" 2 /bin/sh -c "cd $T && $AC run -- /bin/sh -c 'echo x > /srv/rw/x'"
-expect "the default policy refuses to run from / (it would grant write to /)" 125 $AC run -- /bin/true
+expect "the default policy refuses to run from / (it would grant write to /)" 125 /bin/sh -c "cd / && $AC run -- /bin/true"
 left=$(find /sys/fs/cgroup/agentcage -mindepth 1 -type d)
 [ -z "$left" ] && ok "no cage cgroup is left behind" || no "no cage cgroup is left behind" "$left"
 

@@ -50,7 +50,7 @@ run_guest() {
 		-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$out",mount_tag=results,security_model=none \
-		-nic none < /dev/null | tee "$log" | grep -av '^AGENTCAGE-VM-STATUS' || true
+		-nic none < /dev/null | tee "$log" | grep --line-buffered -av '^AGENTCAGE-VM-STATUS' || true
 	local st
 	st=$(sed -n 's/^AGENTCAGE-VM-STATUS \([0-9]*\).*/\1/p' "$log" | tail -n1)
 	if [ -z "$st" ]; then
