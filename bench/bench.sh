@@ -10,23 +10,25 @@ N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-30} REPS=${
 
 # a 1,000-entry policy that still grants what the loops need
 {
-	echo "name: bench"; echo "files:"; echo "  read: [/usr, /lib, /lib64, /etc, /dev/null]"
+	echo "name: bench"; echo "files:"; echo "  read: [/usr, /lib, /lib64, /etc, /dev/null, $LOOPS]"
 	echo "  write:"; echo "    - $D"
 	for i in $(seq 1 996); do echo "    - /srv/bench/project-$i/src"; done
-	echo "exec:"; echo "  allow: [/usr/bin, /usr/lib]"
+	echo "exec:"; echo "  allow: [/usr/bin, /usr/lib, $LOOPS]"
 } > policy.yaml
 sed 's/^name: bench/name: bench\nmode: audit/' policy.yaml > audit.yaml
 
 # median of REPS runs of: CMD... op N
 median() { for i in $(seq 1 $REPS); do "$@"; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-measure() { # label prefix...
+measure() { # label [prefix...]: runs prefix... $LOOPS ${LOOPS_OPT[@]} op N DIR
 	local label=$1; shift
-	o=$(median "$@" $LOOPS open $N_OPEN "$D"); c=$(median "$@" $LOOPS create $N_CREATE "$D")
-	e=$(median "$@" $LOOPS exec $N_EXEC "$D")
+	o=$(median "$@" $LOOPS "${LOOPS_OPT[@]}" open $N_OPEN "$D")
+	c=$(median "$@" $LOOPS "${LOOPS_OPT[@]}" create $N_CREATE "$D")
+	e=$(median "$@" $LOOPS "${LOOPS_OPT[@]}" exec $N_EXEC "$D")
 	printf '%-44s %8s %8s %8s\n' "$label" "$o" "$c" "$e"
 	echo "$label|$o|$c|$e" >> results.txt
 }
 : > results.txt
+LOOPS_OPT=()
 printf '%-44s %8s %8s %8s   (ns per op, median of %d)\n' "" open create exec $REPS
 measure "baseline (no agentcage programs)"
 $AC run --policy policy.yaml -- /bin/sleep 100000 & cage=$!; sleep 3
@@ -37,7 +39,7 @@ measure "(c) caged, audit mode, 1000 rules" $AC run --policy audit.yaml --
 coproc FL { $FLOOR; }; read -r _ <&"${FL[0]}"
 measure "(d) floor: empty BPF LSM programs"
 eval "exec ${FL[1]}>&-"; wait $FL_PID 2>/dev/null
-measure "(e) Landlock" $LOOPS --landlock "$D"
+LOOPS_OPT=(--landlock "$D"); measure "(e) Landlock"; LOOPS_OPT=()
 if command -v apparmor_parser >/dev/null && grep -q apparmor /sys/kernel/security/lsm; then
 	cat > aa.profile <<P
 profile agentcage-bench flags=(attach_disconnected) {

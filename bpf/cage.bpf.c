@@ -244,9 +244,11 @@ static __always_inline int verdict(struct ac_cage *c, struct scratch *s, __u64 c
 	return c->audit ? 0 : -EPERM;
 }
 
-/* Check one path against the file rules; need is AC_READ or AC_WRITE. */
-static __always_inline int check_path(struct dentry *dentry, struct vfsmount *mnt,
-				      __u32 need, __u32 op)
+/* Check one path against a rule trie: the longest entry must grant at least
+ * `need` (AC_READ or AC_WRITE) and not be a deny. Exec entries hold 1, so
+ * they pass with need AC_READ. */
+static __always_inline int check_rules(void *rules, struct dentry *dentry, struct vfsmount *mnt,
+				       __u32 need, __u32 op)
 {
 	struct ac_cage *c;
 	struct scratch *s;
@@ -264,34 +266,22 @@ static __always_inline int check_path(struct dentry *dentry, struct vfsmount *mn
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
 	make_key(s, c->policy, start, len);
-	cls = bpf_map_lookup_elem(&file_rules, &s->key);
+	cls = bpf_map_lookup_elem(rules, &s->key);
 	if (cls && *cls != AC_DENY && *cls >= need)
 		return 0;
 	return verdict(c, s, cgid, op, start, len);
 }
 
+static __always_inline int check_path(struct dentry *dentry, struct vfsmount *mnt,
+				      __u32 need, __u32 op)
+{
+	return check_rules(&file_rules, dentry, mnt, need, op);
+}
+
 static __always_inline int check_exec(struct file *file, __u32 op)
 {
-	struct ac_cage *c;
-	struct scratch *s;
-	__u32 start = 0, *ok;
-	__u64 cgid;
-	int len;
-
-	c = current_cage(&cgid);
-	if (!c)
-		return 0;
-	s = get_scratch();
-	if (!s)
-		return verdict(c, s, cgid, op, 0, -1);
-	len = resolve(s, BPF_CORE_READ(file, f_path.dentry), BPF_CORE_READ(file, f_path.mnt), &start);
-	if (len < 0)
-		return verdict(c, s, cgid, op, 0, -1);
-	make_key(s, c->policy, start, len);
-	ok = bpf_map_lookup_elem(&exec_rules, &s->key);
-	if (ok && *ok)
-		return 0;
-	return verdict(c, s, cgid, op, start, len);
+	return check_rules(&exec_rules, BPF_CORE_READ(file, f_path.dentry),
+			   BPF_CORE_READ(file, f_path.mnt), AC_READ, op);
 }
 
 /* Is the cgroup directory (a dentry on cgroup2) the cage's cgroup or below it? */
