@@ -29,6 +29,8 @@ measure() { # label [prefix...]: runs prefix... $LOOPS ${LOOPS_OPT[@]} op N DIR
 }
 : > results.txt
 LOOPS_OPT=()
+# warm up (page cache, the emulator's translation cache) before anything counts
+$LOOPS open $N_OPEN "$D" >/dev/null; $LOOPS create $N_CREATE "$D" >/dev/null; $LOOPS exec $N_EXEC "$D" >/dev/null
 printf '%-44s %8s %8s %8s   (ns per op, median of %d)\n' "" open create exec $REPS
 measure "baseline (no agentcage programs)"
 $AC run --policy policy.yaml -- /bin/sleep 100000 & cage=$!; sleep 3
@@ -53,6 +55,7 @@ P
 	else echo "(e) AppArmor: apparmor_parser could not load the profile"; fi
 else echo "(e) AppArmor: not measured (apparmor_parser missing or AppArmor inactive)"; fi
 
+measure "baseline, again at the end (drift check)"
 echo
 echo "ratios against the baseline (1.00 = no cost):"
 awk -F'|' 'NR==1 {bo=$2; bc=$3; be=$4; next}
