@@ -11,7 +11,7 @@ DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcrite
 	pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio
 
 USER_SRC := user/main.c user/run.c user/check.c user/policy.c user/rules.c user/json.c \
-	user/event.c user/cgroup.c user/lsm.c user/loader.c user/diag.c
+	user/event.c user/cgroup.c user/lsm.c user/loader.c user/diag.c user/fsutil.c
 LIB_SRC := user/policy.c user/rules.c user/json.c user/event.c user/diag.c
 USER_OBJ := $(USER_SRC:user/%.c=$(BUILD)/%.o) $(BUILD)/default_policy.o
 

@@ -1,6 +1,4 @@
-#define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <ftw.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cgroup.h"
+#include "fsutil.h"
 
 static int find_cgroup2(char *mnt, size_t mlen, uint32_t *root_depth)
 {
@@ -112,21 +111,6 @@ static int populated(const char *dir)
 	return pop;
 }
 
-static int rmdir_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP)
-		rmdir(path);
-	return 0;
-}
-
-/* remove dir and every cgroup the agent made below it, deepest first */
-static void remove_tree(const char *dir)
-{
-	nftw(dir, rmdir_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 void cgroup_destroy(struct cage_cgroup *cg)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
@@ -137,6 +121,6 @@ void cgroup_destroy(struct cage_cgroup *cg)
 		write_file(cg->path, "cgroup.kill", "1");
 		nanosleep(&ts, NULL);
 	}
-	remove_tree(cg->path);
+	rm_tree(cg->path);   /* with any child cgroups the agent made */
 	cg->path[0] = 0;
 }

@@ -16,6 +16,7 @@
 #include "cgroup.h"
 #include "diag.h"
 #include "event.h"
+#include "fsutil.h"
 #include "loader.h"
 #include "lsm.h"
 #include "policy.h"
@@ -381,13 +382,8 @@ out_policy:
 	rules_free(&r.rs);
 	policy_free(&r.pol);
 out_tmp:
-	{
-		char cmd[PATH_MAX + 16];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", r.tmpdir);
-		if (system(cmd) != 0)
-			diag_warn("cannot remove %s", r.tmpdir);
-	}
+	if (rm_tree(r.tmpdir))
+		diag_warn("cannot remove %s", r.tmpdir);
 	if (r.events)
 		fclose(r.events);
 	return ret;
