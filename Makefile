@@ -5,14 +5,15 @@ BPFTOOL ?= bpftool
 BUILD := build
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -std=gnu11 -I$(BUILD) -Ibpf -Iuser
-LDLIBS := -lbpf -lelf -lz -lyaml
+LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread
 
 DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcriterion-dev \
 	pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio
 
 USER_SRC := user/main.c user/run.c user/check.c user/policy.c user/rules.c user/json.c \
-	user/event.c user/cgroup.c user/lsm.c user/loader.c user/diag.c user/fsutil.c
-LIB_SRC := user/policy.c user/rules.c user/json.c user/event.c user/diag.c
+	user/event.c user/cgroup.c user/lsm.c user/loader.c user/diag.c user/fsutil.c \
+	user/netrules.c user/netpolicy.c user/dnsrefresh.c
+LIB_SRC := user/policy.c user/rules.c user/json.c user/event.c user/diag.c user/netrules.c user/netpolicy.c
 USER_OBJ := $(USER_SRC:user/%.c=$(BUILD)/%.o) $(BUILD)/default_policy.o
 
 .PHONY: all deps test test-unit test-host test-vm demo bench clean
@@ -26,14 +27,14 @@ deps:
 $(BUILD):
 	mkdir -p $@
 
-$(BUILD)/cage.bpf.o: bpf/cage.bpf.c bpf/cage.h vmlinux/vmlinux.h | $(BUILD)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/vmlinux.h | $(BUILD)
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) -Wall -Ivmlinux -Ibpf -c $< -o $@
 
-$(BUILD)/cage.skel.h: $(BUILD)/cage.bpf.o
-	$(BPFTOOL) gen skeleton $< name cage_bpf > $@
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-$(BUILD)/loader.o: $(BUILD)/cage.skel.h
-$(BUILD)/%.o: user/%.c user/*.h bpf/cage.h | $(BUILD)
+$(BUILD)/loader.o: $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
+$(BUILD)/%.o: user/%.c user/*.h bpf/*.h | $(BUILD)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # the embedded default policy: policies/default.yaml is its only source
@@ -44,7 +45,7 @@ $(BUILD)/agentcage: $(USER_OBJ)
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/unit: tests/unit/*.c $(LIB_SRC) user/*.h | $(BUILD)
-	$(CC) $(CFLAGS) tests/unit/*.c $(LIB_SRC) -lcriterion -lyaml -o $@
+	$(CC) $(CFLAGS) tests/unit/*.c $(LIB_SRC) -lcriterion -lyaml -lresolv -o $@
 
 test-unit: $(BUILD)/unit
 	$(BUILD)/unit
@@ -68,10 +69,6 @@ clean:
 	rm -rf $(BUILD)
 
 # benchmark helpers (make bench)
-$(BUILD)/empty.bpf.o: bpf/empty.bpf.c vmlinux/vmlinux.h | $(BUILD)
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Ivmlinux -c $< -o $@
-$(BUILD)/empty.skel.h: $(BUILD)/empty.bpf.o
-	$(BPFTOOL) gen skeleton $< name empty_bpf > $@
 $(BUILD)/bench-floor: bench/floor.c $(BUILD)/empty.skel.h
 	$(CC) $(CFLAGS) $< -lbpf -lelf -lz -o $@
 $(BUILD)/bench-loops: bench/loops.c | $(BUILD)

@@ -17,13 +17,18 @@ enum ac_op {
 	AC_OP_MKDIR, AC_OP_RMDIR, AC_OP_UNLINK, AC_OP_RENAME, AC_OP_LINK,
 	AC_OP_SYMLINK, AC_OP_TRUNCATE, AC_OP_CHMOD, AC_OP_CHOWN,
 	AC_OP_SETXATTR, AC_OP_EXEC, AC_OP_MMAP_EXEC, AC_OP_MOUNT, AC_OP_BPF,
-	AC_OP_PTRACE, AC_OP_SIGNAL, AC_OP_CGROUP, AC_OP__MAX
+	AC_OP_PTRACE, AC_OP_SIGNAL, AC_OP_CGROUP,
+	/* network */
+	AC_OP_CONNECT, AC_OP_BIND, AC_OP_SEND, AC_OP_RECV, AC_OP_SOCKET, AC_OP_UNIX_CONNECT,
+	AC_OP__MAX
 };
 
 enum ac_action { AC_DENIED = 1, AC_AUDITED = 2 };
 
 /* event flags */
 #define AC_EV_UNRESOLVED 1u  /* the path could not be resolved completely */
+#define AC_EV_NET 2u         /* the net fields are set */
+#define AC_EV_ABSTRACT 4u    /* path is an abstract unix socket name (no leading NUL) */
 
 /* a trie key: prefix length in bits, then policy id, then path bytes */
 struct ac_key {
@@ -34,8 +39,19 @@ struct ac_key {
 
 /* value of the cages map, keyed by the cage's cgroup id */
 struct ac_cage {
-	__u32 policy;   /* policy id whose rules apply; switched atomically */
-	__u32 audit;    /* 1: report, never deny */
+	__u32 policy;      /* policy id of the file and exec rules; switched atomically */
+	__u32 audit;       /* 1: report, never deny */
+	__u32 net_policy;  /* policy id of the network and unix rules */
+	__u32 pad;
+};
+
+/* the peer of a network event */
+struct ac_event_net {
+	__u8 addr[16];  /* IPv6, or IPv4 as ::ffff:a.b.c.d */
+	__u16 port;     /* host byte order */
+	__u16 family;   /* AF_* */
+	__u16 proto;    /* IPPROTO_* (socket events: the protocol argument) */
+	__u16 type;     /* socket events: SOCK_* */
 };
 
 struct ac_event {
@@ -48,10 +64,15 @@ struct ac_event {
 	__u32 flags;
 	__u32 path_len;
 	char comm[16];
+	struct ac_event_net net;
 	char path[AC_PATH_MAX];
 };
 
 /* indexes of the per-CPU stats array */
-enum ac_stat { AC_STAT_LOST = 0, AC_STAT__MAX };
+enum ac_stat {
+	AC_STAT_LOST = 0,        /* ring buffer full */
+	AC_STAT_SUPPRESSED,      /* packet events over the rate limit */
+	AC_STAT__MAX
+};
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "diag.h"
+#include "netpolicy.h"
 #include "policy.h"
 #include "rules.h"
 #include "verbs.h"
@@ -26,7 +27,7 @@ int cmd_check(int argc, char **argv)
 		if (c == 'h') {
 			printf("usage: agentcage check FILE...\n"
 			       "Validate policy files: errors name file, line and column (exit 1);\n"
-			       "a valid file prints what it grants.\n");
+			       "a valid file prints what it grants, its hostnames resolved.\n");
 			return 0;
 		}
 		return EXIT_AGENTCAGE;
@@ -51,13 +52,31 @@ int cmd_check(int argc, char **argv)
 			bad = 1;
 			continue;
 		}
+		struct net_hosts hs = { 0 };
+		struct netset ns;
+
+		if (net_hosts_collect(&hs, &p))
+			hs.n = 0;
+		for (size_t h = 0; h < hs.n; h++)
+			net_host_resolve(&hs.h[h]);
+		if (net_policy_compile(&p, &hs, &ns, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", argv[i], err);
+			net_hosts_free(&hs);
+			rules_free(&rs);
+			policy_free(&p);
+			bad = 1;
+			continue;
+		}
 		printf("%s: valid: cage '%s', mode %s, %zu file rules, %zu exec rules\n", argv[i],
 		       p.name, p.mode == MODE_AUDIT ? "audit" : "enforce", rs.nfiles, rs.nexec);
 		print_list("read", &p.read);
 		print_list("write", &p.write);
 		print_list("deny", &p.deny);
 		print_list("exec", &p.exec);
+		net_policy_print(stdout, &p, &hs, &ns);
 		printf("  everything else is denied\n");
+		net_free(&ns);
+		net_hosts_free(&hs);
 		rules_free(&rs);
 		policy_free(&p);
 	}

@@ -1,4 +1,6 @@
+#include <arpa/inet.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include "event.h"
 #include "json.h"
@@ -11,8 +13,57 @@ static const char *const op_names[AC_OP__MAX] = {
 	[AC_OP_CHMOD] = "chmod", [AC_OP_CHOWN] = "chown", [AC_OP_SETXATTR] = "setxattr",
 	[AC_OP_EXEC] = "exec", [AC_OP_MMAP_EXEC] = "mmap_exec", [AC_OP_MOUNT] = "mount",
 	[AC_OP_BPF] = "bpf", [AC_OP_PTRACE] = "ptrace", [AC_OP_SIGNAL] = "signal",
-	[AC_OP_CGROUP] = "cgroup_write",
+	[AC_OP_CGROUP] = "cgroup_write", [AC_OP_CONNECT] = "connect", [AC_OP_BIND] = "bind",
+	[AC_OP_SEND] = "send", [AC_OP_RECV] = "recv", [AC_OP_SOCKET] = "socket",
+	[AC_OP_UNIX_CONNECT] = "unix_connect",
 };
+
+const char *event_family_name(unsigned family, char *buf, size_t len)
+{
+	switch (family) {
+	case AF_UNIX: return "unix";
+	case AF_INET: return "inet";
+	case AF_INET6: return "inet6";
+	case AF_NETLINK: return "netlink";
+	case AF_PACKET: return "packet";
+	case AF_VSOCK: return "vsock";
+	case AF_BLUETOOTH: return "bluetooth";
+	case AF_ALG: return "alg";
+	case AF_XDP: return "xdp";
+	}
+	snprintf(buf, len, "%u", family);
+	return buf;
+}
+
+static const char *proto_name(unsigned proto, char *buf, size_t len)
+{
+	switch (proto) {
+	case 6: return "tcp";
+	case 17: return "udp";
+	case 1: return "icmp";
+	case 58: return "icmpv6";
+	case 262: return "mptcp";
+	case 136: return "udplite";
+	}
+	snprintf(buf, len, "%u", proto);
+	return buf;
+}
+
+/* The address as the user wrote it: mapped IPv4 as dotted quad. */
+static void addr_str(const struct ac_event_net *n, char *buf, size_t len)
+{
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	if (!memcmp(n->addr, mapped, 12))
+		inet_ntop(AF_INET, n->addr + 12, buf, len);
+	else
+		inet_ntop(AF_INET6, n->addr, buf, len);
+}
+
+static int is_ip(const struct ac_event *e)
+{
+	return (e->flags & AC_EV_NET) && (e->net.family == AF_INET || e->net.family == AF_INET6);
+}
 
 const char *event_op_name(uint32_t op)
 {
@@ -47,13 +98,33 @@ void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint6
 	event_time(ns, t, sizeof(t));
 	fprintf(f, "{\"time\":\"%s\",\"cage\":", t);
 	json_write_string(f, cage, -1);
-	fprintf(f, ",\"pid\":%u,\"uid\":%u,\"comm\":", e->pid, e->uid);
+	if (e->pid)
+		fprintf(f, ",\"pid\":%u,\"uid\":%u,\"comm\":", e->pid, e->uid);
+	else   /* a packet: no task, the socket owner's uid */
+		fprintf(f, ",\"pid\":null,\"uid\":%u,\"comm\":", e->uid);
 	json_write_string(f, e->comm, comm_len(e));
-	fprintf(f, ",\"op\":\"%s\",\"path\":", event_op_name(e->op));
-	if (e->flags & AC_EV_UNRESOLVED)
-		fputs("null", f);
-	else
-		json_write_string(f, e->path, path_len(e));
+	fprintf(f, ",\"op\":\"%s\"", event_op_name(e->op));
+	if (e->flags & AC_EV_NET) {
+		char fb[16], pb[16], ab[INET6_ADDRSTRLEN];
+
+		fprintf(f, ",\"family\":\"%s\"", event_family_name(e->net.family, fb, sizeof(fb)));
+		if (is_ip(e)) {
+			addr_str(&e->net, ab, sizeof(ab));
+			fprintf(f, ",\"addr\":\"%s\",\"port\":%u,\"proto\":\"%s\"", ab, e->net.port,
+				proto_name(e->net.proto, pb, sizeof(pb)));
+		} else if (e->op == AC_OP_SOCKET) {
+			fprintf(f, ",\"type\":%u,\"proto\":%u", e->net.type, e->net.proto);
+		} else if (e->net.family == AF_NETLINK) {
+			fprintf(f, ",\"nlmsg_type\":%u", e->net.proto);
+		}
+	}
+	if (!(e->flags & AC_EV_NET) || e->net.family == AF_UNIX) {
+		fputs(",\"path\":", f);
+		if (e->flags & AC_EV_UNRESOLVED)
+			fputs("null", f);
+		else
+			json_write_string(f, e->path, path_len(e));
+	}
 	fprintf(f, ",\"action\":\"%s\"", e->action == AC_AUDITED ? "audited" : "denied");
 	if (e->flags & AC_EV_UNRESOLVED)
 		fputs(",\"unresolved\":true", f);
@@ -69,7 +140,29 @@ void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint
 	fprintf(f, "agentcage: %s %s %s pid=%u uid=%u comm=", t, cage,
 		e->action == AC_AUDITED ? "AUDIT" : "DENY", e->pid, e->uid);
 	json_write_string(f, e->comm, comm_len(e));
-	fprintf(f, " op=%s path=", event_op_name(e->op));
+	fprintf(f, " op=%s", event_op_name(e->op));
+	if (is_ip(e)) {
+		char pb[16], ab[INET6_ADDRSTRLEN];
+
+		addr_str(&e->net, ab, sizeof(ab));
+		fprintf(f, e->net.family == AF_INET6 && strchr(ab, ':') ? " peer=[%s]:%u/%s\n" :
+			" peer=%s:%u/%s\n", ab, e->net.port, proto_name(e->net.proto, pb, sizeof(pb)));
+		fflush(f);
+		return;
+	}
+	if ((e->flags & AC_EV_NET) && e->net.family != AF_UNIX) {
+		char fb[16];
+
+		fprintf(f, " family=%s", event_family_name(e->net.family, fb, sizeof(fb)));
+		if (e->op == AC_OP_SOCKET)
+			fprintf(f, " type=%u proto=%u", e->net.type, e->net.proto);
+		else
+			fprintf(f, " nlmsg_type=%u", e->net.proto);
+		fputc('\n', f);
+		fflush(f);
+		return;
+	}
+	fputs(" path=", f);
 	if (e->flags & AC_EV_UNRESOLVED)
 		fputs("(unresolved)", f);
 	else if (!e->path_len)

@@ -7,6 +7,8 @@
 #include "cage.h"
 
 const char *event_op_name(uint32_t op);
+/* "inet", "unix", ... or the number in buf */
+const char *event_family_name(unsigned family, char *buf, size_t len);
 /* RFC 3339 UTC time with microseconds of a realtime nanosecond count */
 void event_time(uint64_t realtime_ns, char *buf, size_t len);
 void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns);

@@ -5,7 +5,10 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <fcntl.h>
 #include "cage.skel.h"
+#include "net.skel.h"
+#include "netrules.h"
 #include "diag.h"
 #include "loader.h"
 
@@ -32,45 +35,92 @@ static int hook_nargs(const char *name)
 	return n;
 }
 
-int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level,
+/* The network object's LSM programs, each with its own autoload switch. */
+static void net_lsm_autoload(struct net_bpf *n, bool on)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, n->obj)
+		if (bpf_program__type(p) == BPF_PROG_TYPE_LSM)
+			bpf_program__set_autoload(p, on);
+}
+
+static void load_error(int ret, char *err, size_t errlen)
+{
+	if (ret == -EPERM || errno == EPERM)
+		snprintf(err, errlen, "the kernel refused to load BPF LSM programs (EPERM): "
+			 "BPF LSM is listed but program loading is not permitted here "
+			 "(kernel lockdown or a policy forbids it); run on a kernel that "
+			 "allows BPF LSM (lsm=...,bpf, lockdown not 'confidentiality')");
+	else
+		snprintf(err, errlen, "the kernel refused the BPF programs (%s); "
+			 "run with -v to see the verifier log", strerror(-ret));
+}
+
+int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen)
 {
 	int ret, n;
 
 	memset(l, 0, sizeof(*l));
 	libbpf_set_print(print_libbpf);
-	l->skel = cage_bpf__open();
-	if (!l->skel) {
-		snprintf(err, errlen, "cannot open the BPF programs: %s", strerror(errno));
-		return -1;
+	if (!(flags & LOADER_NO_LSM)) {
+		l->skel = cage_bpf__open();
+		if (!l->skel) {
+			snprintf(err, errlen, "cannot open the BPF programs: %s", strerror(errno));
+			return -1;
+		}
+		l->skel->rodata->cage_parent_cgid = parent_cgid;
+		l->skel->rodata->cage_parent_level = parent_level;
+		/* hooks whose argument count differs between kernels: one variant each */
+		n = hook_nargs("bpf_lsm_bpf");
+		bpf_program__set_autoload(l->skel->progs.ac_bpf4, n == 4);
+		bpf_program__set_autoload(l->skel->progs.ac_bpf3, n != 4);
+		n = hook_nargs("bpf_lsm_path_rename");
+		bpf_program__set_autoload(l->skel->progs.ac_path_rename4, n == 4);
+		bpf_program__set_autoload(l->skel->progs.ac_path_rename5, n != 4);
+		ret = cage_bpf__load(l->skel);
+		if (ret) {
+			load_error(ret, err, errlen);
+			goto fail;
+		}
 	}
-	l->skel->rodata->cage_parent_cgid = parent_cgid;
-	l->skel->rodata->cage_parent_level = parent_level;
-	/* hooks whose argument count differs between kernels: one variant each */
-	n = hook_nargs("bpf_lsm_bpf");
-	bpf_program__set_autoload(l->skel->progs.ac_bpf4, n == 4);
-	bpf_program__set_autoload(l->skel->progs.ac_bpf3, n != 4);
-	n = hook_nargs("bpf_lsm_path_rename");
-	bpf_program__set_autoload(l->skel->progs.ac_path_rename4, n == 4);
-	bpf_program__set_autoload(l->skel->progs.ac_path_rename5, n != 4);
-	ret = cage_bpf__load(l->skel);
-	if (ret) {
-		if (ret == -EPERM || errno == EPERM)
-			snprintf(err, errlen, "the kernel refused to load BPF LSM programs (EPERM): "
-				 "BPF LSM is listed but program loading is not permitted here "
-				 "(kernel lockdown or a policy forbids it); run on a kernel that "
-				 "allows BPF LSM (lsm=...,bpf, lockdown not 'confidentiality')");
-		else
-			snprintf(err, errlen, "the kernel refused the BPF programs (%s); "
-				 "run with -v to see the verifier log", strerror(-ret));
+	l->net = net_bpf__open();
+	if (!l->net) {
+		snprintf(err, errlen, "cannot open the BPF network programs: %s", strerror(errno));
 		goto fail;
 	}
-	ret = cage_bpf__attach(l->skel);
+	l->net->rodata->cage_parent_cgid = parent_cgid;
+	l->net->rodata->cage_parent_level = parent_level;
+	net_lsm_autoload(l->net, !(flags & LOADER_NO_LSM));
+	if (l->skel) {
+		/* one set of cages, events, stats and scratch maps for both objects */
+		if (bpf_map__reuse_fd(l->net->maps.cages, bpf_map__fd(l->skel->maps.cages)) ||
+		    bpf_map__reuse_fd(l->net->maps.events, bpf_map__fd(l->skel->maps.events)) ||
+		    bpf_map__reuse_fd(l->net->maps.stats, bpf_map__fd(l->skel->maps.stats)) ||
+		    bpf_map__reuse_fd(l->net->maps.scratch_store,
+				      bpf_map__fd(l->skel->maps.scratch_store))) {
+			snprintf(err, errlen, "cannot share maps between BPF objects: %s",
+				 strerror(errno));
+			goto fail;
+		}
+	}
+	ret = net_bpf__load(l->net);
 	if (ret) {
+		load_error(ret, err, errlen);
+		goto fail;
+	}
+	if (l->skel && (ret = cage_bpf__attach(l->skel))) {
 		snprintf(err, errlen, "cannot attach the BPF LSM programs: %s", strerror(-ret));
 		goto fail;
 	}
-	l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.events), on_event, ctx, NULL);
+	/* the LSM programs of the network object; the packet programs are
+	 * attached to the cage's cgroup by loader_attach_cgroup */
+	if (l->skel && (ret = net_bpf__attach(l->net))) {
+		snprintf(err, errlen, "cannot attach the BPF LSM socket programs: %s", strerror(-ret));
+		goto fail;
+	}
+	l->rb = ring_buffer__new(bpf_map__fd(l->net->maps.events), on_event, ctx, NULL);
 	if (!l->rb) {
 		snprintf(err, errlen, "cannot open the event ring buffer: %s", strerror(errno));
 		goto fail;
@@ -79,6 +129,26 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level,
 fail:
 	loader_close(l);
 	return -1;
+}
+
+int loader_attach_cgroup(struct loader *l, const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open cgroup %s: %s", path, strerror(errno));
+		return -1;
+	}
+	l->egress = bpf_program__attach_cgroup(l->net->progs.ac_egress, fd);
+	if (l->egress)
+		l->ingress = bpf_program__attach_cgroup(l->net->progs.ac_ingress, fd);
+	close(fd);
+	if (!l->egress || !l->ingress) {
+		snprintf(err, errlen, "cannot attach the packet programs to cgroup %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 static void fill_key(struct ac_key *k, uint32_t policy, const struct rule *r)
@@ -114,9 +184,12 @@ static void del(int fd, uint32_t policy, const struct rule *r, size_t n)
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
 		     char *err, size_t errlen)
 {
-	int ffd = bpf_map__fd(l->skel->maps.file_rules);
-	int efd = bpf_map__fd(l->skel->maps.exec_rules);
+	int ffd, efd;
 
+	if (!l->skel)
+		return 0;     /* LOADER_NO_LSM: no file and exec programs */
+	ffd = bpf_map__fd(l->skel->maps.file_rules);
+	efd = bpf_map__fd(l->skel->maps.exec_rules);
 	if (put(ffd, policy, rs->files, rs->nfiles) || put(efd, policy, rs->exec, rs->nexec)) {
 		snprintf(err, errlen, "cannot write policy rules into the kernel: %s", strerror(errno));
 		loader_del_rules(l, policy, rs);
@@ -127,15 +200,71 @@ int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs
 
 void loader_del_rules(struct loader *l, uint32_t policy, const struct ruleset *rs)
 {
+	if (!l->skel)
+		return;
 	del(bpf_map__fd(l->skel->maps.file_rules), policy, rs->files, rs->nfiles);
 	del(bpf_map__fd(l->skel->maps.exec_rules), policy, rs->exec, rs->nexec);
 }
 
-int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, int audit)
+int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t net_policy,
+		    int audit)
 {
-	struct ac_cage c = { .policy = policy, .audit = audit };
+	struct ac_cage c = { .policy = policy, .audit = audit, .net_policy = net_policy };
 
-	return bpf_map_update_elem(bpf_map__fd(l->skel->maps.cages), &cgid, &c, BPF_ANY);
+	return bpf_map_update_elem(bpf_map__fd(l->net->maps.cages), &cgid, &c, BPF_ANY);
+}
+
+static void net_key(struct ac_net_key *k, uint32_t policy, const struct net_node *n)
+{
+	memset(k, 0, sizeof(*k));
+	k->prefixlen = 32 + n->plen;
+	k->policy = policy;
+	memcpy(k->addr, n->addr, 16);
+}
+
+int loader_put_net(struct loader *l, uint32_t policy, const struct netset *ns,
+		   const struct rule *unix_rules, size_t nunix, char *err, size_t errlen)
+{
+	int nfd = bpf_map__fd(l->net->maps.net_rules);
+	struct ac_net_key k;
+
+	for (size_t i = 0; i < ns->n; i++) {
+		net_key(&k, policy, &ns->nodes[i]);
+		if (bpf_map_update_elem(nfd, &k, &ns->nodes[i].val, BPF_ANY))
+			goto fail;
+	}
+	if (put(bpf_map__fd(l->net->maps.unix_rules), policy, unix_rules, nunix))
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot write network rules into the kernel: %s", strerror(errno));
+	loader_del_net(l, policy, ns, unix_rules, nunix);
+	return -1;
+}
+
+void loader_del_net(struct loader *l, uint32_t policy, const struct netset *ns,
+		    const struct rule *unix_rules, size_t nunix)
+{
+	int nfd = bpf_map__fd(l->net->maps.net_rules);
+	struct ac_net_key k;
+
+	for (size_t i = 0; i < ns->n; i++) {
+		net_key(&k, policy, &ns->nodes[i]);
+		bpf_map_delete_elem(nfd, &k);
+	}
+	del(bpf_map__fd(l->net->maps.unix_rules), policy, unix_rules, nunix);
+}
+
+int loader_net_map_fd(struct loader *l, const char *name)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(l->net->obj, name);
+
+	return m ? bpf_map__fd(m) : -1;
+}
+
+int loader_prog_fd(struct loader *l, int egress)
+{
+	return bpf_program__fd(egress ? l->net->progs.ac_egress : l->net->progs.ac_ingress);
 }
 
 int loader_epoll_fd(struct loader *l)
@@ -148,14 +277,13 @@ int loader_poll(struct loader *l)
 	return ring_buffer__consume(l->rb);
 }
 
-uint64_t loader_lost(struct loader *l)
+uint64_t loader_stat(struct loader *l, uint32_t key)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	uint64_t vals[512] = { 0 }, sum = 0;
-	uint32_t key = AC_STAT_LOST;
 
 	if (ncpu <= 0 || ncpu > 512 ||
-	    bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.stats), &key, vals))
+	    bpf_map_lookup_elem(bpf_map__fd(l->net->maps.stats), &key, vals))
 		return 0;
 	for (int i = 0; i < ncpu; i++)
 		sum += vals[i];
@@ -166,6 +294,11 @@ void loader_close(struct loader *l)
 {
 	ring_buffer__free(l->rb);
 	l->rb = NULL;
+	bpf_link__destroy(l->ingress);
+	bpf_link__destroy(l->egress);
+	l->ingress = l->egress = NULL;
+	net_bpf__destroy(l->net);
+	l->net = NULL;
 	cage_bpf__destroy(l->skel);
 	l->skel = NULL;
 }

@@ -5,25 +5,46 @@
 #include "rules.h"
 
 struct cage_bpf;
+struct net_bpf;
 struct ring_buffer;
+struct bpf_link;
+struct netset;
 
 struct loader {
-	struct cage_bpf *skel;
+	struct cage_bpf *skel;      /* file, exec, containment: BPF LSM */
+	struct net_bpf *net;        /* network: cgroup_skb and BPF LSM */
 	struct ring_buffer *rb;
+	struct bpf_link *egress, *ingress;
+};
+
+enum loader_flags {
+	LOADER_NO_LSM = 1,   /* cgroup_skb programs only (host tests and benchmarks) */
 };
 
 typedef int (*event_fn)(void *ctx, void *data, size_t len);
 
-int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level,
+int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen);
+/* Attach the packet programs to the cage's cgroup (a cgroup agentcage made). */
+int loader_attach_cgroup(struct loader *l, const char *cgroup_path, char *err, size_t errlen);
 /* Write rs's rules under policy id; all or nothing. */
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
 		     char *err, size_t errlen);
 void loader_del_rules(struct loader *l, uint32_t policy, const struct ruleset *rs);
-/* Point cage cgid at policy id (one atomic map update). */
-int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, int audit);
+/* Write network rules (trie nodes) and unix peer rules under policy id; all or nothing. */
+int loader_put_net(struct loader *l, uint32_t policy, const struct netset *ns,
+		   const struct rule *unix_rules, size_t nunix, char *err, size_t errlen);
+void loader_del_net(struct loader *l, uint32_t policy, const struct netset *ns,
+		    const struct rule *unix_rules, size_t nunix);
+/* Point cage cgid at its policy ids (one atomic map update). */
+int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t net_policy,
+		    int audit);
+/* fd of a map of the network object, for tests: "net_rules", "cages", ... */
+int loader_net_map_fd(struct loader *l, const char *name);
+int loader_prog_fd(struct loader *l, int egress);
 int loader_epoll_fd(struct loader *l);
 int loader_poll(struct loader *l);
-uint64_t loader_lost(struct loader *l);
+/* sum over CPUs of one counter (enum ac_stat) */
+uint64_t loader_stat(struct loader *l, uint32_t idx);
 void loader_close(struct loader *l);
 #endif

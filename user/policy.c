@@ -6,6 +6,7 @@
 #include <yaml.h>
 #include "policy.h"
 #include "cage.h"
+#include "netrules.h"
 
 struct ctx {
 	const char *file;
@@ -83,6 +84,69 @@ static int parse_list(struct ctx *c, yaml_node_t *n, const char *what, struct pl
 			return -1;
 	}
 	return 0;
+}
+
+/* network.allow / network.deny: address entries, see netrules.h */
+static int parse_net_list(struct ctx *c, yaml_node_t *n, const char *what, struct plist *out)
+{
+	yaml_node_item_t *it;
+	struct netspec ns;
+	char why[256];
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(c, n, "'%s' must be a list of ADDR[/PREFIX][:PORT[-PORT]][/tcp|/udp] "
+			    "or HOSTNAME[:PORT] entries", what);
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *v = yaml_document_get_node(c->doc, *it);
+		const char *s = scalar(v);
+
+		if (!s)
+			return fail(c, v, "'%s' entries must be strings", what);
+		if (netspec_parse(s, &ns, why, sizeof(why)))
+			return fail(c, v, "%s: '%s': %s", what, s, why);
+		if (plist_add(out, s))
+			return fail(c, v, "out of memory");
+	}
+	return 0;
+}
+
+/* network.unix: socket paths (as file policy paths) or @abstract names */
+static int parse_unix_list(struct ctx *c, yaml_node_t *n, struct plist *out)
+{
+	yaml_node_item_t *it;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(c, n, "'network.unix' must be a list of socket paths or @names");
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *v = yaml_document_get_node(c->doc, *it);
+		const char *s = scalar(v);
+
+		if (!s)
+			return fail(c, v, "'network.unix' entries must be strings");
+		if (s[0] == '@') {
+			if (!s[1] || strlen(s + 1) > 107)
+				return fail(c, v, "abstract socket name '%s' must have 1 to 107 bytes "
+					    "after the '@'", s);
+		} else if (check_path(c, v, s)) {
+			return -1;
+		}
+		if (plist_add(out, s))
+			return fail(c, v, "out of memory");
+	}
+	return 0;
+}
+
+static int net_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct policy *p = arg;
+
+	if (!strcmp(key, "allow"))
+		return parse_net_list(c, v, "network.allow", &p->net_allow);
+	if (!strcmp(key, "deny"))
+		return parse_net_list(c, v, "network.deny", &p->net_deny);
+	if (!strcmp(key, "unix"))
+		return parse_unix_list(c, v, &p->net_unix);
+	return fail(c, k, "unknown key 'network.%s' (expected allow, deny, unix)", key);
 }
 
 typedef int (*key_fn)(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg);
@@ -165,10 +229,8 @@ static int top_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *
 	if (!strcmp(key, "exec"))
 		return each_key(c, v, "'exec'", exec_key, p);
 	if (!strcmp(key, "network"))
-		return fail(c, k, "'network' rules are not supported by this version of agentcage; "
-			    "remove the section (caged agents get no network only once network "
-			    "policy ships)");
-	return fail(c, k, "unknown key '%s' (expected name, mode, files, exec)", key);
+		return each_key(c, v, "'network'", net_key, p);
+	return fail(c, k, "unknown key '%s' (expected name, mode, files, exec, network)", key);
 }
 
 int policy_parse(const char *file, const char *text, size_t len, struct policy *p,
@@ -259,4 +321,7 @@ void policy_free(struct policy *p)
 	plist_free(&p->write);
 	plist_free(&p->deny);
 	plist_free(&p->exec);
+	plist_free(&p->net_allow);
+	plist_free(&p->net_deny);
+	plist_free(&p->net_unix);
 }

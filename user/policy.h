@@ -14,6 +14,9 @@ struct policy {
 	char name[128];
 	int mode;
 	struct plist read, write, deny, exec;
+	/* network: entries as written (checked by netspec_parse); without a
+	 * network section all three are empty and nothing is reachable */
+	struct plist net_allow, net_deny, net_unix;
 };
 
 /* Parse text (len bytes) named `file` into p. On error returns -1 and writes

@@ -127,6 +127,51 @@ oom:
 	return -1;
 }
 
+/* Abstract unix names match exactly: '@', the length in two bytes, the name. */
+static size_t abstract_key(const char *name, size_t n, char *out)
+{
+	out[0] = '@';
+	out[1] = (char)(n >> 8);
+	out[2] = (char)(n & 0xff);
+	memcpy(out + 3, name, n);
+	return n + 3;
+}
+
+static int add_unix(const struct plist *pl, struct ruleset *rs, const struct rule_vars *v,
+		    int resolve_links, char *err, size_t errlen)
+{
+	struct plist paths = { 0 };
+	char *items[1];
+
+	for (size_t i = 0; i < pl->n; i++) {
+		const char *s = pl->items[i];
+		struct rule r = { .cls = 1 }, *l;
+
+		if (s[0] != '@') {
+			items[0] = (char *)s;
+			paths.items = items;
+			paths.n = 1;
+			if (add_list(&paths, 1, &rs->unix_peers, &rs->nunix, v, resolve_links, err,
+				     errlen))
+				return -1;
+			continue;
+		}
+		if (strlen(s + 1) > AC_KEY_PATH - 3) {
+			snprintf(err, errlen, "abstract socket name '%s' is too long", s);
+			return -1;
+		}
+		r.len = abstract_key(s + 1, strlen(s + 1), r.key);
+		l = realloc(rs->unix_peers, (rs->nunix + 1) * sizeof(*l));
+		if (!l) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		rs->unix_peers = l;
+		l[rs->nunix++] = r;
+	}
+	return 0;
+}
+
 int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve_links,
 		  struct ruleset *rs, char *err, size_t errlen)
 {
@@ -134,7 +179,8 @@ int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve
 	if (add_list(&p->read, AC_READ, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
 	    add_list(&p->write, AC_WRITE, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
 	    add_list(&p->deny, AC_DENY, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
-	    add_list(&p->exec, 1, &rs->exec, &rs->nexec, v, resolve_links, err, errlen)) {
+	    add_list(&p->exec, 1, &rs->exec, &rs->nexec, v, resolve_links, err, errlen) ||
+	    add_unix(&p->net_unix, rs, v, resolve_links, err, errlen)) {
 		rules_free(rs);
 		return -1;
 	}
@@ -145,6 +191,7 @@ void rules_free(struct ruleset *rs)
 {
 	free(rs->files);
 	free(rs->exec);
+	free(rs->unix_peers);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -171,4 +218,21 @@ uint32_t rules_file_class(const struct ruleset *rs, const char *path)
 int rules_exec_allowed(const struct ruleset *rs, const char *path)
 {
 	return longest(rs->exec, rs->nexec, path) != NULL;
+}
+
+int rules_unix_allowed(const struct ruleset *rs, const char *name, size_t len)
+{
+	char key[AC_KEY_PATH + 3];
+	size_t klen;
+
+	if (len && name[0] == '@') {
+		if (len - 1 > AC_KEY_PATH - 3)
+			return 0;
+		klen = abstract_key(name + 1, len - 1, key);
+		for (size_t i = 0; i < rs->nunix; i++)
+			if (rs->unix_peers[i].len == klen && !memcmp(rs->unix_peers[i].key, key, klen))
+				return 1;
+		return 0;
+	}
+	return longest(rs->unix_peers, rs->nunix, name) != NULL;
 }

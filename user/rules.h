@@ -15,6 +15,8 @@ struct rule {
 struct ruleset {
 	struct rule *files, *exec;
 	size_t nfiles, nexec;
+	struct rule *unix_peers;     /* network.unix: socket paths and @abstract names */
+	size_t nunix;
 };
 
 struct rule_vars {
@@ -34,4 +36,6 @@ size_t rules_key(const char *path, size_t len, char *out);
 /* Longest-match lookups, as the kernel does them. */
 uint32_t rules_file_class(const struct ruleset *rs, const char *path);
 int rules_exec_allowed(const struct ruleset *rs, const char *path);
+/* May a caged task reach the unix socket at path, or "@name" (abstract)? */
+int rules_unix_allowed(const struct ruleset *rs, const char *name, size_t len);
 #endif

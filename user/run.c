@@ -14,11 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "cgroup.h"
+#include "dnsrefresh.h"
 #include "diag.h"
 #include "event.h"
 #include "fsutil.h"
 #include "loader.h"
 #include "lsm.h"
+#include "netpolicy.h"
 #include "policy.h"
 #include "rules.h"
 #include "verbs.h"
@@ -34,24 +36,31 @@ struct run {
 	FILE *events;              /* --events FILE */
 	struct policy pol;
 	struct ruleset rs;
+	struct net_hosts hosts;    /* hostnames of pol, with the addresses learned */
+	struct netset ns;          /* pol's network rules, compiled */
+	struct dns_refresh dns;
+	unsigned dns_max;          /* --dns-refresh */
 	struct rule_vars vars;
 	char cwd[PATH_MAX], tmpdir[PATH_MAX];
-	uint32_t policy_id;
+	uint32_t policy_id, net_id, next_id;
 	struct cage_cgroup cg;
 	struct loader ld;
 	int64_t clock_off;         /* realtime - boottime, ns */
-	uint64_t lost_reported;
+	uint64_t lost_reported, suppressed_reported;
 };
 
 static void run_usage(FILE *f)
 {
-	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE] [-v] -- CMD [ARG...]\n"
-	      "Run CMD in its own cgroup; the kernel denies every file and exec access the\n"
-	      "policy does not grant and each violation is printed as it happens.\n"
+	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
+	      "                     [--dns-refresh SECONDS] [-v] -- CMD [ARG...]\n"
+	      "Run CMD in its own cgroup; the kernel denies every file, exec and network\n"
+	      "access the policy does not grant and each violation is printed as it happens.\n"
 	      "  --policy FILE   YAML policy (default: the embedded policies/default.yaml)\n"
 	      "  --mode MODE     enforce (deny) or audit (report only); overrides the file\n"
 	      "  --json          events and errors as JSON lines on stderr\n"
 	      "  --events FILE   also append events as JSON lines to FILE\n"
+	      "  --dns-refresh S re-resolve policy hostnames at least every S seconds\n"
+	      "                  (default 300; sooner when their DNS TTL runs out)\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
 	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
 	      "Exit status: CMD's own, 128+N if killed by signal N, 125 if agentcage failed,\n"
@@ -86,19 +95,50 @@ static int on_event(void *ctx, void *data, size_t len)
 
 static void report_lost(struct run *r, int final)
 {
-	uint64_t lost = loader_lost(&r->ld);
+	uint64_t lost = loader_stat(&r->ld, AC_STAT_LOST);
+	uint64_t supp = loader_stat(&r->ld, AC_STAT_SUPPRESSED);
 
 	if (lost > r->lost_reported) {
 		diag_warn("%llu events lost because the ring buffer was full (decisions were "
 			  "not affected)", (unsigned long long)(lost - r->lost_reported));
 		r->lost_reported = lost;
 	}
+	if (supp > r->suppressed_reported) {
+		diag_warn("%llu dropped-packet events not shown (over the limit of 20 a second; "
+			  "the packets were dropped all the same)",
+			  (unsigned long long)(supp - r->suppressed_reported));
+		r->suppressed_reported = supp;
+	}
 	if (final && lost)
 		diag_warn("%llu events lost in total", (unsigned long long)lost);
+	if (final && supp)
+		diag_warn("%llu dropped-packet events not shown in total", (unsigned long long)supp);
 }
 
-/* Load and compile the policy named by r (file or embedded) into pol/rs. */
-static int load_policy(struct run *r, struct policy *pol, struct ruleset *rs, char *err, size_t n)
+/* Resolve every hostname of pol (failures are reported, not fatal) and
+ * compile its network rules. */
+static int load_network(const struct policy *pol, struct net_hosts *hs, struct netset *ns,
+			char *err, size_t n)
+{
+	memset(hs, 0, sizeof(*hs));
+	if (net_hosts_collect(hs, pol)) {
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < hs->n; i++)
+		if (net_host_resolve(&hs->h[i]))
+			diag_warn("cannot resolve %s: %s; its network rules allow nothing until it "
+				  "resolves (retried in the background)", hs->h[i].name, hs->h[i].error);
+	if (net_policy_compile(pol, hs, ns, err, n)) {
+		net_hosts_free(hs);
+		return -1;
+	}
+	return 0;
+}
+
+/* Load and compile the policy named by r (file or embedded) into pol/rs/hs/ns. */
+static int load_policy(struct run *r, struct policy *pol, struct ruleset *rs,
+		       struct net_hosts *hs, struct netset *ns, char *err, size_t n)
 {
 	int ret;
 
@@ -116,7 +156,41 @@ static int load_policy(struct run *r, struct policy *pol, struct ruleset *rs, ch
 		policy_free(pol);
 		return -1;
 	}
+	if (load_network(pol, hs, ns, err, n)) {
+		rules_free(rs);
+		policy_free(pol);
+		return -1;
+	}
 	return 0;
+}
+
+/* Answers from the background resolver: a new address means new network
+ * rules, written under a new id and switched to in one map update. */
+static void refresh_hosts(struct run *r)
+{
+	struct netset ns;
+	uint32_t id;
+	char err[1024];
+
+	if (!dns_refresh_take(&r->dns, &r->hosts))
+		return;
+	if (net_policy_compile(&r->pol, &r->hosts, &ns, err, sizeof(err))) {
+		diag_error("hostname refresh: keeping the old network rules: %s", err);
+		return;
+	}
+	id = r->next_id++;
+	if (loader_put_net(&r->ld, id, &ns, r->rs.unix_peers, r->rs.nunix, err, sizeof(err)) ||
+	    loader_set_cage(&r->ld, r->cg.id, r->policy_id, id, r->pol.mode == MODE_AUDIT)) {
+		diag_error("hostname refresh: keeping the old network rules: %s", err);
+		loader_del_net(&r->ld, id, &ns, r->rs.unix_peers, r->rs.nunix);
+		net_free(&ns);
+		return;
+	}
+	loader_del_net(&r->ld, r->net_id, &r->ns, r->rs.unix_peers, r->rs.nunix);
+	net_free(&r->ns);
+	r->ns = ns;
+	r->net_id = id;
+	diag_info("hostnames re-resolved: %zu network trie entries", ns.n);
 }
 
 /* SIGHUP: switch the cage to the re-read policy in one map update. */
@@ -124,14 +198,16 @@ static void reload(struct run *r)
 {
 	struct policy pol;
 	struct ruleset rs;
-	uint32_t id = r->policy_id + 1;
+	struct net_hosts hs;
+	struct netset ns;
+	uint32_t id = r->next_id;
 	char err[1024], name[sizeof(pol.name)];
 
 	if (!r->policy_file) {
 		diag_warn("SIGHUP: the embedded default policy has no file to re-read; keeping it");
 		return;
 	}
-	if (load_policy(r, &pol, &rs, err, sizeof(err))) {
+	if (load_policy(r, &pol, &rs, &hs, &ns, err, sizeof(err))) {
 		diag_error("reload failed, keeping the old policy: %s", err);
 		return;
 	}
@@ -139,24 +215,42 @@ static void reload(struct run *r)
 		diag_error("reload failed, keeping the old policy: %s", err);
 		goto drop;
 	}
-	if (loader_set_cage(&r->ld, r->cg.id, id, pol.mode == MODE_AUDIT)) {
-		diag_error("reload failed, keeping the old policy: cannot switch the cage: %s",
-			   strerror(errno));
+	if (loader_put_net(&r->ld, id, &ns, rs.unix_peers, rs.nunix, err, sizeof(err))) {
+		diag_error("reload failed, keeping the old policy: %s", err);
 		loader_del_rules(&r->ld, id, &rs);
 		goto drop;
 	}
+	if (loader_set_cage(&r->ld, r->cg.id, id, id, pol.mode == MODE_AUDIT)) {
+		diag_error("reload failed, keeping the old policy: cannot switch the cage: %s",
+			   strerror(errno));
+		loader_del_rules(&r->ld, id, &rs);
+		loader_del_net(&r->ld, id, &ns, rs.unix_peers, rs.nunix);
+		goto drop;
+	}
+	r->next_id++;
 	loader_del_rules(&r->ld, r->policy_id, &r->rs);
+	loader_del_net(&r->ld, r->net_id, &r->ns, r->rs.unix_peers, r->rs.nunix);
+	dns_refresh_stop(&r->dns);
 	snprintf(name, sizeof(name), "%s", r->pol.name);
 	rules_free(&r->rs);
 	policy_free(&r->pol);
+	net_free(&r->ns);
+	net_hosts_free(&r->hosts);
 	r->pol = pol;
 	snprintf(r->pol.name, sizeof(r->pol.name), "%s", name);  /* the cage keeps its name */
 	r->rs = rs;
-	r->policy_id = id;
-	diag_info("policy reloaded from %s (%s, %zu file rules, %zu exec rules)", r->policy_file,
-		  pol.mode == MODE_AUDIT ? "audit" : "enforce", rs.nfiles, rs.nexec);
+	r->ns = ns;
+	r->hosts = hs;
+	r->policy_id = r->net_id = id;
+	if (dns_refresh_start(&r->dns, &r->hosts, r->dns_max))
+		diag_warn("cannot start the hostname refresh thread: %s", strerror(errno));
+	diag_info("policy reloaded from %s (%s, %zu file rules, %zu exec rules, %zu network "
+		  "entries, %zu unix peers)", r->policy_file,
+		  pol.mode == MODE_AUDIT ? "audit" : "enforce", rs.nfiles, rs.nexec, ns.n, rs.nunix);
 	return;
 drop:
+	net_free(&ns);
+	net_hosts_free(&hs);
 	rules_free(&rs);
 	policy_free(&pol);
 }
@@ -166,7 +260,10 @@ static int parse_args(struct run *r, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' }, { "mode", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' }, { "events", required_argument, NULL, 'e' },
-		{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' }, { 0 } };
+		{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
+		{ "dns-refresh", required_argument, NULL, 'D' }, { 0 } };
+	char *end;
+	long v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+p:m:je:vh", opts, NULL)) != -1) {
@@ -191,6 +288,15 @@ static int parse_args(struct run *r, int argc, char **argv)
 			setvbuf(r->events, NULL, _IOLBF, 0);
 			break;
 		case 'v': diag_verbose++; break;
+		case 'D':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 2 || v > 86400) {
+				diag_error("--dns-refresh takes seconds from 2 to 86400, not '%s'", optarg);
+				return -1;
+			}
+			r->dns_max = (unsigned)v;
+			break;
 		case 'h': run_usage(stdout); exit(0);
 		default:
 			diag_error("bad option; see 'agentcage run --help'");
@@ -231,7 +337,13 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 	ev.data.fd = loader_epoll_fd(&r->ld);
 	epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
 	for (;;) {
-		int n = epoll_wait(ep, out, 4, LOST_CHECK_MS);
+		int dfd = dns_refresh_fd(&r->dns), n;
+
+		if (dfd >= 0) {    /* re-added: a reload replaces the resolver */
+			ev.data.fd = dfd;
+			epoll_ctl(ep, EPOLL_CTL_ADD, dfd, &ev);
+		}
+		n = epoll_wait(ep, out, 4, LOST_CHECK_MS);
 
 		loader_poll(&r->ld);
 		if (ns_of(CLOCK_MONOTONIC) >= next_lost) {
@@ -241,6 +353,10 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 		for (int i = 0; i < n; i++) {
 			struct signalfd_siginfo si;
 
+			if (out[i].data.fd == dns_refresh_fd(&r->dns)) {
+				refresh_hosts(r);
+				continue;
+			}
 			if (out[i].data.fd != sfd)
 				continue;
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
@@ -261,7 +377,8 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run r = { .mode_override = MODE_UNSET, .policy_id = 1 };
+	struct run r = { .mode_override = MODE_UNSET, .policy_id = 1, .net_id = 1, .next_id = 2,
+			 .dns_max = NET_REFRESH_MAX };
 	int argi, sync_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, sfd = -1, ret = EXIT_AGENTCAGE;
 	char err[1024], e;
 	sigset_t mask, old;
@@ -286,7 +403,7 @@ int cmd_run(int argc, char **argv)
 	}
 	r.vars.cwd = r.cwd;
 	r.vars.cage_tmp = r.tmpdir;
-	if (load_policy(&r, &r.pol, &r.rs, err, sizeof(err))) {
+	if (load_policy(&r, &r.pol, &r.rs, &r.hosts, &r.ns, err, sizeof(err))) {
 		diag_error("%s", err);
 		goto out_tmp;
 	}
@@ -298,7 +415,8 @@ int cmd_run(int argc, char **argv)
 		diag_error("%s", err);
 		goto out_policy;
 	}
-	if (loader_open(&r.ld, r.cg.parent_id, r.cg.parent_level, on_event, &r, err, sizeof(err))) {
+	if (loader_open(&r.ld, r.cg.parent_id, r.cg.parent_level, 0, on_event, &r, err,
+			sizeof(err))) {
 		diag_error("%s", err);
 		goto out_cgroup;
 	}
@@ -307,8 +425,16 @@ int cmd_run(int argc, char **argv)
 		diag_error("%s", err);
 		goto out_loader;
 	}
-	if (loader_set_cage(&r.ld, r.cg.id, r.policy_id, r.pol.mode == MODE_AUDIT)) {
+	if (loader_put_net(&r.ld, r.net_id, &r.ns, r.rs.unix_peers, r.rs.nunix, err, sizeof(err))) {
+		diag_error("%s", err);
+		goto out_loader;
+	}
+	if (loader_set_cage(&r.ld, r.cg.id, r.policy_id, r.net_id, r.pol.mode == MODE_AUDIT)) {
 		diag_error("cannot install the cage: %s", strerror(errno));
+		goto out_loader;
+	}
+	if (loader_attach_cgroup(&r.ld, r.cg.path, err, sizeof(err))) {
+		diag_error("%s", err);
 		goto out_loader;
 	}
 
@@ -359,7 +485,10 @@ int cmd_run(int argc, char **argv)
 	sync_p[1] = -1;
 	if (read(err_p[0], &e, 1) == 1)
 		diag_error("cannot execute %s: %s", argv[argi], strerror(e));
+	if (dns_refresh_start(&r.dns, &r.hosts, r.dns_max))
+		diag_warn("cannot start the hostname refresh thread: %s", strerror(errno));
 	ret = wait_loop(&r, pid, sfd);
+	dns_refresh_stop(&r.dns);
 	report_lost(&r, 1);
 out_sig:
 	for (int i = 0; i < 2; i++) {
@@ -379,6 +508,8 @@ out_loader:
 out_cgroup:
 	cgroup_destroy(&r.cg);
 out_policy:
+	net_free(&r.ns);
+	net_hosts_free(&r.hosts);
 	rules_free(&r.rs);
 	policy_free(&r.pol);
 out_tmp:

@@ -98,11 +98,35 @@ Test(policy, too_long_path)
 	cr_assert(strstr(err, "limited to 247"), "%s", err);
 }
 
-Test(policy, network_is_refused_not_ignored)
+Test(policy, network_section)
 {
 	struct policy p;
 	char err[512];
 
-	cr_assert_eq(parse("network:\n  allow: [127.0.0.1]\n", &p, err), -1);
-	cr_assert(strstr(err, "not supported"), "%s", err);
+	cr_assert_eq(parse("network:\n  allow: [127.0.0.1:8080, api.example.com:443]\n"
+			   "  deny: [10.0.0.5]\n  unix: [/run/x.sock, '@tools', '${CAGE_TMP}']\n",
+			   &p, err), 0, "%s", err);
+	cr_assert_eq(p.net_allow.n, 2);
+	cr_assert_str_eq(p.net_allow.items[1], "api.example.com:443");
+	cr_assert_eq(p.net_deny.n, 1);
+	cr_assert_eq(p.net_unix.n, 3);
+	cr_assert_str_eq(p.net_unix.items[1], "@tools");
+	policy_free(&p);
+}
+
+Test(policy, network_errors_name_line_and_column)
+{
+	struct policy p;
+	char err[512];
+
+	cr_assert_eq(parse("network:\n  allow:\n    - 10.0.0.1\n    - 10.0.0.5/8\n", &p, err), -1);
+	cr_assert(strstr(err, "t.yaml:4:7: network.allow: '10.0.0.5/8'"), "%s", err);
+	cr_assert(strstr(err, "10.0.0.0/8"), "%s", err);
+	cr_assert_eq(parse("network:\n  allow: [1.2.3.4:99999]\n", &p, err), -1);
+	cr_assert_eq(parse("network:\n  connect: []\n", &p, err), -1);
+	cr_assert(strstr(err, "unknown key 'network.connect'"), "%s", err);
+	cr_assert_eq(parse("network:\n  unix: [relative.sock]\n", &p, err), -1);
+	cr_assert(strstr(err, "relative"), "%s", err);
+	cr_assert_eq(parse("network:\n  unix: ['@']\n", &p, err), -1);
+	cr_assert_eq(parse("network: [10.0.0.1]\n", &p, err), -1);
 }

@@ -1,0 +1,245 @@
+/* Shared by every agentcage BPF object: the cages, events, stats and
+ * scratch maps (the loader makes each object use the same kernel maps), the
+ * cage lookup, the path walk and event emission. */
+#ifndef AGENTCAGE_CAGE_COMMON_BPF_H
+#define AGENTCAGE_CAGE_COMMON_BPF_H
+#include "vmlinux.h"
+#include <linux/errno.h>   /* errno names, never hand-written numbers */
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "cage.h"
+
+#ifndef barrier_var
+#define barrier_var(var) asm volatile("" : "+r"(var))
+#endif
+
+/* load-time configuration, set by the loader before load */
+const volatile __u64 cage_parent_cgid = 0;   /* agentcage's parent cgroup */
+const volatile __u32 cage_parent_level = 0;  /* its level in the hierarchy */
+
+#define WALK_MAX 2048     /* components of a PATH_MAX path, at most */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);             /* cgroup id of the cage */
+	__type(value, struct ac_cage);
+} cages SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, AC_STAT__MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+/* per-task scratch space: only caged tasks get one */
+struct scratch {
+	char buf[AC_PATH_MAX + 256];
+	struct ac_key key;
+	char pad[16];    /* reads of up to 255 bytes into key.path stay inside */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct scratch);
+} scratch_store SEC(".maps");
+
+/* The cage of the current task, or NULL. This is the fast path for every
+ * uncaged task: one helper call and a compare. */
+static __always_inline struct ac_cage *current_cage(__u64 *cgid)
+{
+	if (bpf_get_current_ancestor_cgroup_id(cage_parent_level) != cage_parent_cgid)
+		return NULL;
+	*cgid = bpf_get_current_ancestor_cgroup_id(cage_parent_level + 1);
+	return bpf_map_lookup_elem(&cages, cgid);
+}
+
+static __always_inline struct scratch *get_scratch(void)
+{
+	return bpf_task_storage_get(&scratch_store, bpf_get_current_task_btf(), 0,
+				    BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+
+enum walk_status { WALK_OK = 0, WALK_UNRESOLVED = 1 };
+
+struct walk_ctx {
+	struct dentry *dentry;
+	struct mount *mnt;
+	__u32 pos;        /* start of the path built so far in scratch->buf */
+	__u32 status;
+	__u32 done;
+};
+
+static __always_inline struct mount *real_mount(struct vfsmount *v)
+{
+	return (struct mount *)((void *)v - bpf_core_field_offset(struct mount, mnt));
+}
+
+/* one step of the walk towards the root: one component, or one mount crossing */
+static long walk_step(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	struct scratch *s;
+	struct dentry *d = w->dentry, *parent;
+	struct mount *m = w->mnt, *mparent;
+	struct qstr name;
+	__u32 len, pos;
+
+	parent = BPF_CORE_READ(d, d_parent);
+	if (d == BPF_CORE_READ(m, mnt.mnt_root) || d == parent) {
+		if (d != BPF_CORE_READ(m, mnt.mnt_root)) {
+			w->status = WALK_UNRESOLVED;  /* not reachable from a mount */
+			w->done = 1;
+			return 1;
+		}
+		mparent = BPF_CORE_READ(m, mnt_parent);
+		if (mparent == m) {                   /* the namespace's root */
+			w->done = 1;
+			return 1;
+		}
+		w->dentry = BPF_CORE_READ(m, mnt_mountpoint);
+		w->mnt = mparent;
+		return 0;
+	}
+	s = bpf_task_storage_get(&scratch_store, bpf_get_current_task_btf(), 0, 0);
+	if (!s) {
+		w->status = WALK_UNRESOLVED;
+		w->done = 1;
+		return 1;
+	}
+	name = BPF_CORE_READ(d, d_name);
+	len = name.len;
+	pos = w->pos;
+	if (len > 255 || pos < len + 1 || pos > AC_PATH_MAX) {
+		w->status = WALK_UNRESOLVED;          /* longer than PATH_MAX */
+		w->done = 1;
+		return 1;
+	}
+	pos -= len;
+	barrier_var(pos);
+	barrier_var(len);
+	bpf_probe_read_kernel(&s->buf[pos & (AC_PATH_MAX - 1)], len & 255, name.name);
+	pos -= 1;
+	barrier_var(pos);
+	s->buf[pos & (AC_PATH_MAX - 1)] = '/';
+	w->pos = pos;
+	w->dentry = parent;
+	return 0;
+}
+
+/* Resolve (dentry, vfsmount) to an absolute path at s->buf[*start..AC_PATH_MAX).
+ * Returns the path length, or -1 when it cannot be resolved completely. */
+static __always_inline int resolve(struct scratch *s, struct dentry *dentry,
+				   struct vfsmount *vmnt, __u32 *start)
+{
+	struct walk_ctx w = { .dentry = dentry, .mnt = real_mount(vmnt),
+			      .pos = AC_PATH_MAX };
+
+	bpf_loop(WALK_MAX + 64, walk_step, &w, 0);
+	if (!w.done || w.status != WALK_OK)
+		return -1;
+	if (w.pos == AC_PATH_MAX) {
+		w.pos = AC_PATH_MAX - 1;
+		s->buf[AC_PATH_MAX - 1] = '/';
+	}
+	*start = w.pos;
+	return AC_PATH_MAX - w.pos;
+}
+
+/* Fill s->key from the resolved path: the path and a final '/', so that an
+ * entry matches whole components only. */
+static __always_inline void make_key(struct scratch *s, __u32 policy, __u32 start, int len)
+{
+	__u32 n = len, idx = len;
+
+	if (n > 1)
+		n += 1;                     /* room for the trailing '/' */
+	if (n > AC_KEY_PATH)
+		n = AC_KEY_PATH;
+	s->key.policy = policy;
+	s->key.prefixlen = 32 + n * 8;
+	barrier_var(start);
+	barrier_var(n);
+	bpf_probe_read_kernel(s->key.path, n & 255, &s->buf[start & (AC_PATH_MAX - 1)]);
+	if (len > 1 && len < AC_KEY_PATH) {
+		barrier_var(idx);
+		s->key.path[idx & 255] = '/';
+	}
+}
+
+static __always_inline void stat_inc(__u32 idx)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
+
+	if (v)
+		__sync_fetch_and_add(v, 1);
+}
+
+/* Send an event about the current task; the path is s->buf[start..start+len)
+ * (len < 0: unresolved), net the peer of a network event or NULL. A full
+ * ring buffer is counted, never waited for. */
+static __always_inline void emit_net(struct scratch *s, __u64 cgid, __u32 op, __u32 action,
+				     __u32 start, int len, const struct ac_event_net *net)
+{
+	struct ac_event *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_inc(AC_STAT_LOST);
+		return;
+	}
+	e->ts_ns = bpf_ktime_get_boot_ns();
+	e->cgroup = cgid;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	e->op = op;
+	e->action = action;
+	e->flags = 0;
+	e->path_len = 0;
+	if (net) {
+		e->net = *net;
+		e->flags = AC_EV_NET;
+	} else {
+		__builtin_memset(&e->net, 0, sizeof(e->net));
+	}
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (len < 0) {
+		e->flags |= AC_EV_UNRESOLVED;
+	} else if (s) {
+		__u32 n = len;
+
+		e->path_len = len;
+		barrier_var(n);
+		barrier_var(start);
+		bpf_probe_read_kernel(e->path, n & (AC_PATH_MAX - 1),
+				      &s->buf[start & (AC_PATH_MAX - 1)]);
+		if (len == AC_PATH_MAX)
+			e->path_len = AC_PATH_MAX - 1;
+	}
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void emit(struct scratch *s, __u64 cgid, __u32 op, __u32 action,
+				 __u32 start, int len)
+{
+	emit_net(s, cgid, op, action, start, len, NULL);
+}
+
+/* The verdict for a caged access: 0 allow, -EPERM deny (audit: report only). */
+static __always_inline int verdict(struct ac_cage *c, struct scratch *s, __u64 cgid,
+				   __u32 op, __u32 start, int len)
+{
+	emit(s, cgid, op, c->audit ? AC_AUDITED : AC_DENIED, start, len);
+	return c->audit ? 0 : -EPERM;
+}
+
+#endif

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0
+/* agentcage: network policy per cage.
+ *
+ * cgroup_skb programs, attached to each cage's cgroup, drop every packet to
+ * or from a peer the policy does not allow: they see all IP traffic of the
+ * cage's sockets, whatever API sent it. BPF LSM socket hooks refuse the same
+ * peers up front with EPERM (connect, bind, sendmsg with a destination), so
+ * clients fail fast; they also guard unix sockets, socket families and
+ * netlink. Both decide from the same trie. */
+#include "cage_common.bpf.h"
+#include <bpf/bpf_endian.h>
+#include "net.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define AF_UNSPEC_ 0
+#define AF_UNIX_ 1
+#define AF_INET_ 2
+#define AF_INET6_ 10
+#define AF_NETLINK_ 16
+#define NETLINK_ROUTE_ 0
+#define ETH_P_IP_ 0x0800
+#define ETH_P_IPV6_ 0x86DD
+#define IP_OFFSET_ 0x1fff
+#define IP6_OFFSET_ 0xfff8
+#define RTM_BASE_ 16
+/* IPv6 extension headers (netinet/in.h, not in vmlinux.h) */
+#define IPPROTO_HOPOPTS 0
+#define IPPROTO_ROUTING 43
+#define IPPROTO_FRAGMENT 44
+#define IPPROTO_DSTOPTS 60
+#define NLMSG_MAX 8            /* netlink messages checked in one send */
+#define PKT_EVENTS_PER_SEC 20  /* packet events per cage and second; the rest are counted */
+#define NSEC_PER_SEC_ 1000000000ull
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 16384);
+	__type(key, struct ac_net_key);
+	__type(value, struct ac_net_val);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} net_rules SEC(".maps");
+
+/* unix socket peers: paths as in the file tries (path + '/'), abstract names
+ * as '@', length (2 bytes, big endian), name: an exact match */
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 4096);
+	__type(key, struct ac_key);
+	__type(value, __u32);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} unix_rules SEC(".maps");
+
+struct ratelimit {
+	__u64 second;
+	__u64 count;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);             /* cgroup id of the cage */
+	__type(value, struct ratelimit);
+} pkt_events SEC(".maps");
+
+/* IPv4-compatible ::a.b.c.d (not :: or ::1) is matched as a.b.c.d */
+static __always_inline void normalize(__u8 *a)
+{
+	__u32 *w = (__u32 *)a;
+	__u32 low = bpf_ntohl(w[3]);
+
+	if (!w[0] && !w[1] && !w[2] && low > 1) {
+		a[10] = 0xff;
+		a[11] = 0xff;
+	}
+}
+
+static __always_inline __u8 proto_bit(__u16 proto)
+{
+	if (proto == IPPROTO_TCP || proto == IPPROTO_MPTCP)
+		return AC_P_TCP;
+	if (proto == IPPROTO_UDP || proto == IPPROTO_UDPLITE)
+		return AC_P_UDP;
+	return AC_P_OTHER;
+}
+
+/* The policy's word on a peer: AC_NET_ALLOW or AC_NET_DENY. */
+static __always_inline int net_decide(__u32 policy, const struct ac_event_net *peer)
+{
+	struct ac_net_key k = { .prefixlen = 32 + 128, .policy = policy };
+	__u8 bit = proto_bit(peer->proto);
+	__u16 port = bit == AC_P_OTHER ? 0 : peer->port;
+	struct ac_net_val *v;
+
+	__builtin_memcpy(k.addr, peer->addr, 16);
+	normalize(k.addr);
+	v = bpf_map_lookup_elem(&net_rules, &k);
+	if (!v)
+		return AC_NET_DENY;
+	for (int i = 0; i < AC_NET_RULES; i++) {
+		struct ac_port_rule *r = &v->r[i];
+
+		if (i >= v->n)
+			break;
+		if ((r->protos & bit) && port >= r->lo && port <= r->hi)
+			return r->verdict;
+	}
+	return AC_NET_DENY;
+}
+
+/* ---- packets: cgroup_skb ---- */
+
+struct pkt {
+	struct ac_event_net peer;
+	int ok;
+};
+
+static __always_inline void set_v4(__u8 *a, __u32 be_addr)
+{
+	__builtin_memset(a, 0, 10);
+	a[10] = 0xff;
+	a[11] = 0xff;
+	__builtin_memcpy(a + 12, &be_addr, 4);
+}
+
+/* The peer of a packet: destination on egress, source on ingress. */
+static __always_inline void parse(struct __sk_buff *skb, int egress, struct pkt *p)
+{
+	__u32 off;
+	__u8 nh;
+	int first = 1;
+
+	if (skb->protocol == bpf_htons(ETH_P_IP_)) {
+		struct iphdr ip;
+
+		if (bpf_skb_load_bytes(skb, 0, &ip, sizeof(ip)))
+			return;
+		set_v4(p->peer.addr, egress ? ip.daddr : ip.saddr);
+		p->peer.family = AF_INET_;
+		nh = ip.protocol;
+		off = ip.ihl * 4;
+		if (ip.frag_off & bpf_htons(IP_OFFSET_))
+			first = 0;
+	} else if (skb->protocol == bpf_htons(ETH_P_IPV6_)) {
+		struct ipv6hdr ip6;
+
+		if (bpf_skb_load_bytes(skb, 0, &ip6, sizeof(ip6)))
+			return;
+		__builtin_memcpy(p->peer.addr, egress ? &ip6.daddr : &ip6.saddr, 16);
+		p->peer.family = AF_INET6_;
+		nh = ip6.nexthdr;
+		off = sizeof(ip6);
+		for (int i = 0; i < 8; i++) {
+			struct { __u8 nexthdr, len; __be16 frag; } h;
+
+			if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING && nh != IPPROTO_DSTOPTS &&
+			    nh != IPPROTO_FRAGMENT && nh != IPPROTO_AH)
+				break;
+			if (bpf_skb_load_bytes(skb, off, &h, sizeof(h)))
+				return;
+			if (nh == IPPROTO_FRAGMENT) {
+				if (h.frag & bpf_htons(IP6_OFFSET_))
+					first = 0;
+				off += 8;
+			} else if (nh == IPPROTO_AH) {
+				off += (h.len + 2) * 4;
+			} else {
+				off += (h.len + 1) * 8;
+			}
+			nh = h.nexthdr;
+		}
+	} else {
+		return;     /* not IP: p->ok stays 0 and the packet is dropped */
+	}
+	p->peer.proto = nh;
+	if (proto_bit(nh) != AC_P_OTHER) {
+		__be16 ports[2];
+
+		if (!first) {
+			p->peer.proto = IPPROTO_FRAGMENT;   /* no ports to match: portless rules only */
+		} else {
+			if (bpf_skb_load_bytes(skb, off, ports, sizeof(ports)))
+				return;
+			p->peer.port = bpf_ntohs(egress ? ports[1] : ports[0]);
+		}
+	}
+	p->ok = 1;
+}
+
+static __always_inline struct ac_cage *skb_cage(struct __sk_buff *skb, __u64 *cgid)
+{
+	if (bpf_skb_ancestor_cgroup_id(skb, cage_parent_level) != cage_parent_cgid)
+		return NULL;
+	*cgid = bpf_skb_ancestor_cgroup_id(skb, cage_parent_level + 1);
+	return bpf_map_lookup_elem(&cages, cgid);
+}
+
+/* Packet events are limited per cage and second; the rest are counted. */
+static __always_inline bool pkt_event_allowed(__u64 cgid)
+{
+	__u64 now = bpf_ktime_get_ns() / NSEC_PER_SEC_;
+	struct ratelimit *r = bpf_map_lookup_elem(&pkt_events, &cgid), fresh = { now, 1 };
+
+	if (!r) {
+		bpf_map_update_elem(&pkt_events, &cgid, &fresh, BPF_ANY);
+		return true;
+	}
+	if (r->second != now) {
+		r->second = now;
+		r->count = 0;
+	}
+	if (r->count >= PKT_EVENTS_PER_SEC) {
+		stat_inc(AC_STAT_SUPPRESSED);
+		return false;
+	}
+	r->count++;
+	return true;
+}
+
+static __always_inline void emit_pkt(struct __sk_buff *skb, __u64 cgid, __u32 op, __u32 action,
+				     const struct ac_event_net *peer)
+{
+	struct ac_event *e;
+
+	if (!pkt_event_allowed(cgid))
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_inc(AC_STAT_LOST);
+		return;
+	}
+	/* softirq context: no task to name; the socket's owner is known */
+	e->ts_ns = bpf_ktime_get_boot_ns();
+	e->cgroup = cgid;
+	e->pid = 0;
+	e->uid = bpf_get_socket_uid(skb);
+	e->op = op;
+	e->action = action;
+	e->flags = AC_EV_NET;
+	e->path_len = 0;
+	__builtin_memset(e->comm, 0, sizeof(e->comm));
+	e->net = *peer;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* 1 lets the packet through, 0 drops it. */
+static __always_inline int skb_verdict(struct __sk_buff *skb, int egress)
+{
+	struct pkt p = {};
+	struct ac_cage *c;
+	__u64 cgid = 0;
+
+	c = skb_cage(skb, &cgid);
+	if (!c)
+		return 0;   /* attached to a cage whose entry is gone: fail closed */
+	parse(skb, egress, &p);
+	if (p.ok && net_decide(c->net_policy, &p.peer) == AC_NET_ALLOW)
+		return 1;
+	emit_pkt(skb, cgid, egress ? AC_OP_SEND : AC_OP_RECV, c->audit ? AC_AUDITED : AC_DENIED,
+		 &p.peer);
+	return c->audit ? 1 : 0;
+}
+
+SEC("cgroup_skb/egress")
+int ac_egress(struct __sk_buff *skb)
+{
+	return skb_verdict(skb, 1);
+}
+
+SEC("cgroup_skb/ingress")
+int ac_ingress(struct __sk_buff *skb)
+{
+	return skb_verdict(skb, 0);
+}
+
+/* ---- sockets: BPF LSM ---- */
+
+static __always_inline int net_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
+				       const struct ac_event_net *peer)
+{
+	emit_net(NULL, cgid, op, c->audit ? AC_AUDITED : AC_DENIED, 0, 0, peer);
+	return c->audit ? 0 : -EPERM;
+}
+
+/* Check a socket address given to connect, bind or sendmsg on an IP socket. */
+static __always_inline int check_sockaddr(struct socket *sock, struct sockaddr *sa, int addrlen,
+					  __u32 op)
+{
+	struct ac_event_net peer = {};
+	struct ac_cage *c;
+	struct sock *sk;
+	__u16 family, sk_family;
+	__u64 cgid;
+
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	sk = BPF_CORE_READ(sock, sk);
+	sk_family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	if (sk_family != AF_INET_ && sk_family != AF_INET6_)
+		return 0;       /* unix and netlink have hooks of their own */
+	peer.proto = BPF_CORE_READ(sk, sk_protocol);
+	if (!sa || addrlen < (int)sizeof(family))
+		return net_verdict(c, cgid, op, &peer);
+	bpf_probe_read_kernel(&family, sizeof(family), sa);
+	if (family == AF_UNSPEC_ && op == AC_OP_CONNECT)
+		return 0;       /* dissolves an association, reaches nobody */
+	if (family == AF_INET_ || family == AF_UNSPEC_) {
+		struct sockaddr_in sin = {};
+
+		if (addrlen < (int)sizeof(sin))
+			return net_verdict(c, cgid, op, &peer);
+		bpf_probe_read_kernel(&sin, sizeof(sin), sa);
+		set_v4(peer.addr, sin.sin_addr.s_addr);
+		peer.port = bpf_ntohs(sin.sin_port);
+		peer.family = AF_INET_;
+	} else if (family == AF_INET6_) {
+		struct sockaddr_in6 sin6 = {};
+
+		if (addrlen < 24)   /* SIN6_LEN_RFC2133: without the scope id */
+			return net_verdict(c, cgid, op, &peer);
+		bpf_probe_read_kernel(&sin6, 24, sa);
+		__builtin_memcpy(peer.addr, &sin6.sin6_addr, 16);
+		peer.port = bpf_ntohs(sin6.sin6_port);
+		peer.family = AF_INET6_;
+	} else {
+		peer.family = family;
+		return net_verdict(c, cgid, op, &peer);
+	}
+	if (net_decide(c->net_policy, &peer) == AC_NET_ALLOW)
+		return 0;
+	return net_verdict(c, cgid, op, &peer);
+}
+
+SEC("lsm/socket_connect")
+int BPF_PROG(ac_socket_connect, struct socket *sock, struct sockaddr *address, int addrlen,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	return check_sockaddr(sock, address, addrlen, AC_OP_CONNECT);
+}
+
+SEC("lsm/socket_bind")
+int BPF_PROG(ac_socket_bind, struct socket *sock, struct sockaddr *address, int addrlen, int ret)
+{
+	if (ret)
+		return ret;
+	return check_sockaddr(sock, address, addrlen, AC_OP_BIND);
+}
+
+SEC("lsm/socket_sendmsg")
+int BPF_PROG(ac_socket_sendmsg, struct socket *sock, struct msghdr *msg, int size, int ret)
+{
+	void *name;
+
+	if (ret)
+		return ret;
+	name = BPF_CORE_READ(msg, msg_name);
+	if (!name)
+		return 0;   /* to the connected peer, checked at connect */
+	return check_sockaddr(sock, name, BPF_CORE_READ(msg, msg_namelen), AC_OP_SEND);
+}
+
+/* Families a cage may create: unix, IPv4, IPv6 (their peers are checked),
+ * and netlink for routing queries only. Packet, vsock and the rest are
+ * refused: packet sockets would bypass the IP layer the cgroup programs see. */
+SEC("lsm/socket_create")
+int BPF_PROG(ac_socket_create, int family, int type, int protocol, int kern, int ret)
+{
+	struct ac_event_net peer = {};
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (ret)
+		return ret;
+	if (kern)
+		return 0;
+	if (family == AF_UNIX_ || family == AF_INET_ || family == AF_INET6_)
+		return 0;
+	if (family == AF_NETLINK_ && protocol == NETLINK_ROUTE_)
+		return 0;
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	peer.family = family;
+	peer.proto = protocol;
+	peer.type = type & 0xf;   /* without SOCK_NONBLOCK / SOCK_CLOEXEC */
+	return net_verdict(c, cgid, AC_OP_SOCKET, &peer);
+}
+
+/* Route netlink may be queried (RTM_GET*), not changed. */
+SEC("lsm/netlink_send")
+int BPF_PROG(ac_netlink_send, struct sock *sk, struct sk_buff *skb, int ret)
+{
+	struct ac_event_net peer = { .family = AF_NETLINK_ };
+	struct ac_cage *c;
+	unsigned char *data;
+	__u32 len, off = 0;
+	__u64 cgid;
+
+	if (ret)
+		return ret;
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	data = BPF_CORE_READ(skb, data);
+	len = BPF_CORE_READ(skb, len);
+	for (int i = 0; i < NLMSG_MAX; i++) {
+		struct nlmsghdr h;
+
+		if (off + sizeof(h) > len)
+			return 0;
+		if (bpf_probe_read_kernel(&h, sizeof(h), data + off))
+			break;
+		if (h.nlmsg_type < RTM_BASE_ || (((__u32)h.nlmsg_type - RTM_BASE_) & 3) != 2) {
+			peer.proto = h.nlmsg_type;
+			return net_verdict(c, cgid, AC_OP_SEND, &peer);
+		}
+		if (h.nlmsg_len < sizeof(h))
+			break;
+		off += (h.nlmsg_len + 3) & ~3u;
+	}
+	/* more messages than checked, or unreadable: refused */
+	return net_verdict(c, cgid, AC_OP_SEND, &peer);
+}
+
+/* A unix socket peer must be listed under network.unix: a path socket by the
+ * path of its inode, an abstract one by its exact name. Unnamed peers
+ * (socketpair, inherited) have no name anyone could reach: allowed. */
+static __always_inline int check_unix(struct sock *other)
+{
+	struct ac_event_net peer = { .family = AF_UNIX_ };
+	struct unix_sock *u = (struct unix_sock *)other;
+	struct unix_address *a;
+	struct dentry *d;
+	struct ac_cage *c;
+	struct scratch *s;
+	__u32 start = 0, n;
+	__u64 cgid;
+	int len;
+
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	s = get_scratch();
+	if (!s) {
+		emit_net(s, cgid, AC_OP_UNIX_CONNECT, c->audit ? AC_AUDITED : AC_DENIED, 0, -1, &peer);
+		return c->audit ? 0 : -EPERM;
+	}
+	d = BPF_CORE_READ(u, path.dentry);
+	if (d) {
+		len = resolve(s, d, BPF_CORE_READ(u, path.mnt), &start);
+		if (len < 0)
+			goto deny;
+		make_key(s, c->net_policy, start, len);
+		if (bpf_map_lookup_elem(&unix_rules, &s->key))
+			return 0;
+		goto deny;
+	}
+	a = BPF_CORE_READ(u, addr);
+	if (!a)
+		return 0;
+	len = BPF_CORE_READ(a, len);   /* sa_family, then the name */
+	if (len < 3)
+		return 0;
+	n = len - 3;                    /* abstract: a NUL, then n bytes */
+	if (n > 107)
+		goto unresolved;
+	s->buf[0] = '@';
+	barrier_var(n);
+	if (bpf_core_read(&s->buf[1], n & 127, (char *)&a->name[0].sun_path[1]))
+		goto unresolved;
+	if (BPF_CORE_READ(a, name[0].sun_path[0]) != 0)
+		goto unresolved;             /* a path name without a dentry */
+	__builtin_memset(&s->key, 0, sizeof(s->key));
+	s->key.policy = c->net_policy;
+	s->key.prefixlen = 32 + (3 + n) * 8;
+	s->key.path[0] = '@';
+	s->key.path[1] = n >> 8;
+	s->key.path[2] = n & 0xff;
+	if (bpf_core_read(&s->key.path[3], n & 127, (char *)&a->name[0].sun_path[1]))
+		goto unresolved;
+	if (bpf_map_lookup_elem(&unix_rules, &s->key))
+		return 0;
+	start = 0;
+	len = n + 1;
+	goto deny;
+unresolved:
+	len = -1;
+deny:
+	emit_net(s, cgid, AC_OP_UNIX_CONNECT, c->audit ? AC_AUDITED : AC_DENIED, start, len, &peer);
+	return c->audit ? 0 : -EPERM;
+}
+
+SEC("lsm/unix_stream_connect")
+int BPF_PROG(ac_unix_stream_connect, struct sock *sock, struct sock *other, struct sock *newsk,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	return check_unix(other);
+}
+
+SEC("lsm/unix_may_send")
+int BPF_PROG(ac_unix_may_send, struct socket *sock, struct socket *other, int ret)
+{
+	if (ret)
+		return ret;
+	return check_unix(BPF_CORE_READ(other, sk));
+}
