@@ -8,7 +8,8 @@ CFLAGS += -Wall -Wextra -std=gnu11 -I$(BUILD) -Ibpf -Iuser
 LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread
 
 DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcriterion-dev \
-	pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio
+	pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
+	iproute2 iputils-ping iperf3
 
 USER_SRC := user/main.c user/run.c user/check.c user/policy.c user/rules.c user/json.c \
 	user/event.c user/cgroup.c user/lsm.c user/loader.c user/diag.c user/fsutil.c \
@@ -50,8 +51,14 @@ $(BUILD)/unit: tests/unit/*.c $(LIB_SRC) user/*.h | $(BUILD)
 test-unit: $(BUILD)/unit
 	$(BUILD)/unit
 
-test-host: $(BUILD)/agentcage
+NETTEST_SRC := user/loader.c user/cgroup.c user/fsutil.c user/netpolicy.c user/netrules.c \
+	user/policy.c user/rules.c user/event.c user/json.c user/diag.c
+$(BUILD)/nettest: tests/host/nettest.c $(NETTEST_SRC) user/*.h bpf/*.h $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
+	$(CC) $(CFLAGS) tests/host/nettest.c $(NETTEST_SRC) $(LDLIBS) -o $@
+
+test-host: $(BUILD)/agentcage $(BUILD)/nettest
 	tests/host/run.sh $(BUILD)/agentcage
+	tests/host/net.sh $(BUILD)/nettest
 
 test-vm: $(BUILD)/agentcage
 	tests/vm/vm.sh test

@@ -206,7 +206,9 @@ static __always_inline void emit_net(struct scratch *s, __u64 cgid, __u32 op, __
 	e->flags = 0;
 	e->path_len = 0;
 	if (net) {
-		e->net = *net;
+		/* copied by a helper: when *net is a constant, clang 14 turns a
+		 * plain copy into stores that make others to *e vanish */
+		bpf_probe_read_kernel(&e->net, sizeof(e->net), net);
 		e->flags = AC_EV_NET;
 	} else {
 		__builtin_memset(&e->net, 0, sizeof(e->net));

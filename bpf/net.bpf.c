@@ -85,10 +85,10 @@ static __always_inline __u8 proto_bit(__u16 proto)
 }
 
 /* The policy's word on a peer: AC_NET_ALLOW or AC_NET_DENY. */
-static __always_inline int net_decide(__u32 policy, const struct ac_event_net *peer)
+static __always_inline int net_decide(__u32 policy, const struct ac_event_net *peer, int noports)
 {
 	struct ac_net_key k = { .prefixlen = 32 + 128, .policy = policy };
-	__u8 bit = proto_bit(peer->proto);
+	__u8 bit = noports ? AC_P_OTHER : proto_bit(peer->proto);
 	__u16 port = bit == AC_P_OTHER ? 0 : peer->port;
 	struct ac_net_val *v;
 
@@ -113,6 +113,7 @@ static __always_inline int net_decide(__u32 policy, const struct ac_event_net *p
 struct pkt {
 	struct ac_event_net peer;
 	int ok;
+	int noports;    /* a later fragment: only portless rules can match */
 };
 
 static __always_inline void set_v4(__u8 *a, __u32 be_addr)
@@ -177,7 +178,7 @@ static __always_inline void parse(struct __sk_buff *skb, int egress, struct pkt 
 		__be16 ports[2];
 
 		if (!first) {
-			p->peer.proto = IPPROTO_FRAGMENT;   /* no ports to match: portless rules only */
+			p->noports = 1;
 		} else {
 			if (bpf_skb_load_bytes(skb, off, ports, sizeof(ports)))
 				return;
@@ -239,7 +240,11 @@ static __always_inline void emit_pkt(struct __sk_buff *skb, __u64 cgid, __u32 op
 	e->flags = AC_EV_NET;
 	e->path_len = 0;
 	__builtin_memset(e->comm, 0, sizeof(e->comm));
-	e->net = *peer;
+	__builtin_memcpy(e->net.addr, peer->addr, sizeof(e->net.addr));
+	e->net.port = peer->port;
+	e->net.family = peer->family;
+	e->net.proto = peer->proto;
+	e->net.type = peer->type;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -254,7 +259,7 @@ static __always_inline int skb_verdict(struct __sk_buff *skb, int egress)
 	if (!c)
 		return 0;   /* attached to a cage whose entry is gone: fail closed */
 	parse(skb, egress, &p);
-	if (p.ok && net_decide(c->net_policy, &p.peer) == AC_NET_ALLOW)
+	if (p.ok && net_decide(c->net_policy, &p.peer, p.noports) == AC_NET_ALLOW)
 		return 1;
 	emit_pkt(skb, cgid, egress ? AC_OP_SEND : AC_OP_RECV, c->audit ? AC_AUDITED : AC_DENIED,
 		 &p.peer);
@@ -327,7 +332,7 @@ static __always_inline int check_sockaddr(struct socket *sock, struct sockaddr *
 		peer.family = family;
 		return net_verdict(c, cgid, op, &peer);
 	}
-	if (net_decide(c->net_policy, &peer) == AC_NET_ALLOW)
+	if (net_decide(c->net_policy, &peer, 0) == AC_NET_ALLOW)
 		return 0;
 	return net_verdict(c, cgid, op, &peer);
 }
@@ -398,6 +403,7 @@ int BPF_PROG(ac_netlink_send, struct sock *sk, struct sk_buff *skb, int ret)
 	unsigned char *data;
 	__u32 len, off = 0;
 	__u64 cgid;
+	int allowed = 0;
 
 	if (ret)
 		return ret;
@@ -407,21 +413,22 @@ int BPF_PROG(ac_netlink_send, struct sock *sk, struct sk_buff *skb, int ret)
 	data = BPF_CORE_READ(skb, data);
 	len = BPF_CORE_READ(skb, len);
 	for (int i = 0; i < NLMSG_MAX; i++) {
-		struct nlmsghdr h;
+		struct nlmsghdr h = {};
 
-		if (off + sizeof(h) > len)
-			return 0;
-		if (bpf_probe_read_kernel(&h, sizeof(h), data + off))
+		if (off + sizeof(h) > len) {
+			allowed = 1;      /* every message was a query */
 			break;
-		if (h.nlmsg_type < RTM_BASE_ || (((__u32)h.nlmsg_type - RTM_BASE_) & 3) != 2) {
-			peer.proto = h.nlmsg_type;
-			return net_verdict(c, cgid, AC_OP_SEND, &peer);
 		}
-		if (h.nlmsg_len < sizeof(h))
-			break;
+		if (bpf_probe_read_kernel(&h, sizeof(h), data + off) || h.nlmsg_len < sizeof(h))
+			break;            /* unreadable: refused */
+		peer.proto = h.nlmsg_type;
+		if (h.nlmsg_type < RTM_BASE_ || (((__u32)h.nlmsg_type - RTM_BASE_) & 3) != 2)
+			break;            /* not an RTM_GET*: refused */
 		off += (h.nlmsg_len + 3) & ~3u;
 	}
-	/* more messages than checked, or unreadable: refused */
+	/* more messages than checked are refused too */
+	if (allowed)
+		return 0;
 	return net_verdict(c, cgid, AC_OP_SEND, &peer);
 }
 

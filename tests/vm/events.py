@@ -4,7 +4,8 @@ required fields; exit 0 if some event matches all KEY=VALUE arguments
 (`!KEY=VALUE` asserts that no event matches)."""
 import json, re, sys
 
-REQUIRED = {"time", "cage", "pid", "uid", "comm", "op", "path", "action"}
+REQUIRED = {"time", "cage", "pid", "uid", "comm", "op", "action"}
+NET_OPS = {"connect", "bind", "send", "recv", "socket", "unix_connect"}
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
 
 def main():
@@ -22,6 +23,15 @@ def main():
                 sys.exit(f"{path}:{n}: missing fields {sorted(missing)}")
             if not TIME.match(e["time"]):
                 sys.exit(f"{path}:{n}: bad time {e['time']!r}")
+            need = {"family"} if e["op"] in NET_OPS else {"path"}
+            if e.get("family") in ("inet", "inet6"):
+                need |= {"addr", "port", "proto"}
+                if not isinstance(e["port"], int):
+                    sys.exit(f"{path}:{n}: port is not a number")
+            if e.get("family") == "unix":
+                need.add("path")
+            if need - e.keys():
+                sys.exit(f"{path}:{n}: missing fields {sorted(need - e.keys())}")
             if e["action"] not in ("denied", "audited"):
                 sys.exit(f"{path}:{n}: bad action {e['action']!r}")
             events.append(e)
