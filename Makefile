@@ -68,8 +68,9 @@ test: deps all test-unit test-host test-vm
 demo: deps all
 	tests/vm/demo.sh $(BUILD)/agentcage
 
-bench: deps all $(BUILD)/bench-floor $(BUILD)/bench-loops
+bench: deps all $(BUILD)/bench-floor $(BUILD)/bench-loops $(BUILD)/bench-connrate $(BUILD)/nettest
 	@dpkg -s apparmor >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apparmor
+	bench/netbench.sh
 	tests/vm/vm.sh bench
 
 clean:
@@ -79,4 +80,6 @@ clean:
 $(BUILD)/bench-floor: bench/floor.c $(BUILD)/empty.skel.h
 	$(CC) $(CFLAGS) $< -lbpf -lelf -lz -o $@
 $(BUILD)/bench-loops: bench/loops.c | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@
+$(BUILD)/bench-connrate: bench/connrate.c | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@

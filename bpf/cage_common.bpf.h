@@ -184,27 +184,36 @@ static __always_inline void stat_inc(__u32 idx)
 		__sync_fetch_and_add(v, 1);
 }
 
-/* Send an event about the current task; the path is s->buf[start..start+len)
- * (len < 0: unresolved), net the peer of a network event or NULL. A full
- * ring buffer is counted, never waited for. */
-static __always_inline void emit_net(struct scratch *s, __u64 cgid, __u32 op, __u32 action,
-				     __u32 start, int len, const struct ac_event_net *net)
+/* A ring buffer slot for an event with its header filled in, or NULL: a
+ * full ring buffer is counted, never waited for. */
+static __always_inline struct ac_event *event_reserve(__u64 cgid, __u32 op, __u32 action)
 {
-	struct ac_event *e;
+	struct ac_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_inc(AC_STAT_LOST);
-		return;
+		return NULL;
 	}
 	e->ts_ns = bpf_ktime_get_boot_ns();
 	e->cgroup = cgid;
-	e->pid = bpf_get_current_pid_tgid() >> 32;
-	e->uid = (__u32)bpf_get_current_uid_gid();
 	e->op = op;
 	e->action = action;
 	e->flags = 0;
 	e->path_len = 0;
+	return e;
+}
+
+/* Send an event about the current task; the path is s->buf[start..start+len)
+ * (len < 0: unresolved), net the peer of a network event or NULL. */
+static __always_inline void emit_net(struct scratch *s, __u64 cgid, __u32 op, __u32 action,
+				     __u32 start, int len, const struct ac_event_net *net)
+{
+	struct ac_event *e = event_reserve(cgid, op, action);
+
+	if (!e)
+		return;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->uid = (__u32)bpf_get_current_uid_gid();
 	if (net) {
 		/* copied by a helper: when *net is a constant, clang 14 turns a
 		 * plain copy into stores that make others to *e vanish */

@@ -223,22 +223,12 @@ static __always_inline void emit_pkt(struct __sk_buff *skb, __u64 cgid, __u32 op
 {
 	struct ac_event *e;
 
-	if (!pkt_event_allowed(cgid))
+	if (!pkt_event_allowed(cgid) || !(e = event_reserve(cgid, op, action)))
 		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		stat_inc(AC_STAT_LOST);
-		return;
-	}
 	/* softirq context: no task to name; the socket's owner is known */
-	e->ts_ns = bpf_ktime_get_boot_ns();
-	e->cgroup = cgid;
 	e->pid = 0;
 	e->uid = bpf_get_socket_uid(skb);
-	e->op = op;
-	e->action = action;
 	e->flags = AC_EV_NET;
-	e->path_len = 0;
 	__builtin_memset(e->comm, 0, sizeof(e->comm));
 	__builtin_memcpy(e->net.addr, peer->addr, sizeof(e->net.addr));
 	e->net.port = peer->port;
@@ -412,6 +402,8 @@ int BPF_PROG(ac_netlink_send, struct sock *sk, struct sk_buff *skb, int ret)
 		return 0;
 	data = BPF_CORE_READ(skb, data);
 	len = BPF_CORE_READ(skb, len);
+	/* the messages the kernel will act on, as netlink_rcv_skb walks them:
+	 * it stops at a header shorter than itself or longer than what is left */
 	for (int i = 0; i < NLMSG_MAX; i++) {
 		struct nlmsghdr h = {};
 
@@ -419,8 +411,12 @@ int BPF_PROG(ac_netlink_send, struct sock *sk, struct sk_buff *skb, int ret)
 			allowed = 1;      /* every message was a query */
 			break;
 		}
-		if (bpf_probe_read_kernel(&h, sizeof(h), data + off) || h.nlmsg_len < sizeof(h))
+		if (bpf_probe_read_kernel(&h, sizeof(h), data + off))
 			break;            /* unreadable: refused */
+		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > len - off) {
+			allowed = 1;      /* the kernel ignores the rest */
+			break;
+		}
 		peer.proto = h.nlmsg_type;
 		if (h.nlmsg_type < RTM_BASE_ || (((__u32)h.nlmsg_type - RTM_BASE_) & 3) != 2)
 			break;            /* not an RTM_GET*: refused */

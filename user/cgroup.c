@@ -111,7 +111,7 @@ static int populated(const char *dir)
 	return pop;
 }
 
-void cgroup_destroy(struct cage_cgroup *cg)
+void cgroup_kill_all(const struct cage_cgroup *cg)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 
@@ -121,6 +121,13 @@ void cgroup_destroy(struct cage_cgroup *cg)
 		write_file(cg->path, "cgroup.kill", "1");
 		nanosleep(&ts, NULL);
 	}
+}
+
+void cgroup_destroy(struct cage_cgroup *cg)
+{
+	if (!cg->path[0])
+		return;
+	cgroup_kill_all(cg);
 	rm_tree(cg->path);   /* with any child cgroups the agent made */
 	cg->path[0] = 0;
 }

@@ -15,6 +15,8 @@ struct cage_cgroup {
 /* Find cgroup2 in /proc/self/mountinfo and create the cage's cgroup. */
 int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen);
 int cgroup_move(const struct cage_cgroup *cg, pid_t pid);
+/* Kill everything left in the cage and wait until it is empty. */
+void cgroup_kill_all(const struct cage_cgroup *cg);
 /* Kill everything left in the cage, then remove its cgroup. */
 void cgroup_destroy(struct cage_cgroup *cg);
 #endif

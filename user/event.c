@@ -137,8 +137,11 @@ void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint
 	char t[48];
 
 	event_time(ns, t, sizeof(t));
-	fprintf(f, "agentcage: %s %s %s pid=%u uid=%u comm=", t, cage,
-		e->action == AC_AUDITED ? "AUDIT" : "DENY", e->pid, e->uid);
+	fprintf(f, "agentcage: %s %s %s ", t, cage, e->action == AC_AUDITED ? "AUDIT" : "DENY");
+	if (e->pid)
+		fprintf(f, "pid=%u uid=%u comm=", e->pid, e->uid);
+	else   /* a packet: no task, the socket owner's uid */
+		fprintf(f, "pid=- uid=%u comm=", e->uid);
 	json_write_string(f, e->comm, comm_len(e));
 	fprintf(f, " op=%s", event_op_name(e->op));
 	if (is_ip(e)) {

@@ -20,19 +20,17 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 }
 
 /* number of arguments of LSM hook `name` in the running kernel, or -1 */
-static int hook_nargs(const char *name)
+static int hook_nargs(const struct btf *btf, const char *name)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_type *t;
-	int id, n = -1;
+	int id;
 
 	if (!btf)
 		return -1;
 	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
 	if (id > 0 && (t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type)))
-		n = btf_vlen(t);
-	btf__free(btf);
-	return n;
+		return btf_vlen(t);
+	return -1;
 }
 
 /* The network object's LSM programs, each with its own autoload switch. */
@@ -73,12 +71,15 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		l->skel->rodata->cage_parent_cgid = parent_cgid;
 		l->skel->rodata->cage_parent_level = parent_level;
 		/* hooks whose argument count differs between kernels: one variant each */
-		n = hook_nargs("bpf_lsm_bpf");
+		struct btf *btf = btf__load_vmlinux_btf();
+
+		n = hook_nargs(btf, "bpf_lsm_bpf");
 		bpf_program__set_autoload(l->skel->progs.ac_bpf4, n == 4);
 		bpf_program__set_autoload(l->skel->progs.ac_bpf3, n != 4);
-		n = hook_nargs("bpf_lsm_path_rename");
+		n = hook_nargs(btf, "bpf_lsm_path_rename");
 		bpf_program__set_autoload(l->skel->progs.ac_path_rename4, n == 4);
 		bpf_program__set_autoload(l->skel->progs.ac_path_rename5, n != 4);
+		btf__free(btf);
 		ret = cage_bpf__load(l->skel);
 		if (ret) {
 			load_error(ret, err, errlen);
@@ -255,6 +256,13 @@ void loader_del_net(struct loader *l, uint32_t policy, const struct netset *ns,
 	del(bpf_map__fd(l->net->maps.unix_rules), policy, unix_rules, nunix);
 }
 
+void loader_detach_cgroup(struct loader *l)
+{
+	bpf_link__destroy(l->ingress);
+	bpf_link__destroy(l->egress);
+	l->ingress = l->egress = NULL;
+}
+
 int loader_net_map_fd(struct loader *l, const char *name)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(l->net->obj, name);
@@ -294,9 +302,7 @@ void loader_close(struct loader *l)
 {
 	ring_buffer__free(l->rb);
 	l->rb = NULL;
-	bpf_link__destroy(l->ingress);
-	bpf_link__destroy(l->egress);
-	l->ingress = l->egress = NULL;
+	loader_detach_cgroup(l);
 	net_bpf__destroy(l->net);
 	l->net = NULL;
 	cage_bpf__destroy(l->skel);

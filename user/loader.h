@@ -27,6 +27,9 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		event_fn on_event, void *ctx, char *err, size_t errlen);
 /* Attach the packet programs to the cage's cgroup (a cgroup agentcage made). */
 int loader_attach_cgroup(struct loader *l, const char *cgroup_path, char *err, size_t errlen);
+/* Detach them again (only once the cage is empty): removing a cgroup with
+ * programs attached is slow. */
+void loader_detach_cgroup(struct loader *l);
 /* Write rs's rules under policy id; all or nothing. */
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
 		     char *err, size_t errlen);

@@ -502,6 +502,8 @@ out_sig:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 out_loader:
 	/* kill what is left in the cage before its programs go away */
+	cgroup_kill_all(&r.cg);
+	loader_detach_cgroup(&r.ld);
 	cgroup_destroy(&r.cg);
 	loader_poll(&r.ld);
 	loader_close(&r.ld);

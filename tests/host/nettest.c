@@ -106,6 +106,8 @@ static void teardown(void)
 	if (loader_stat(&ld, AC_STAT_LOST))
 		fprintf(stderr, "nettest: lost %llu\n",
 			(unsigned long long)loader_stat(&ld, AC_STAT_LOST));
+	cgroup_kill_all(&cg);
+	loader_detach_cgroup(&ld);
 	cgroup_destroy(&cg);
 	loader_close(&ld);
 }

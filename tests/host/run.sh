@@ -41,6 +41,13 @@ out=$("$AC" check "$T/dup.yaml" 2>&1); st=$?
 [ $st = 1 ] && [ "$out" = "$T/dup.yaml:3:3: duplicate key 'read'" ] && ok "check names file, line, column (exit 1)" || no "check error" "$st $out"
 out=$("$AC" check "$repo/policies/python-runner.yaml" 2>&1); st=$?
 [ $st = 0 ] && case "$out" in *"valid: cage 'python-runner'"*) true;; *) false;; esac && ok "check summarises a valid policy" || no "check valid" "$st $out"
+out=$("$AC" check "$repo/policies/web-agent.yaml" 2>&1); st=$?
+[ $st = 0 ] && case "$out" in *"allow  127.0.0.53 port 53, tcp+udp"*"deny   169.254.169.254 any port"*) true;; *) false;; esac \
+	&& ok "check prints the compiled network rules" || no "check network" "$st $out"
+printf 'network:\n  allow:\n    - 10.0.0.0/8\n    - 10.0.0.1:70000\n' > "$T/badnet.yaml"
+out=$("$AC" check "$T/badnet.yaml" 2>&1); st=$?
+[ $st = 1 ] && case "$out" in "$T/badnet.yaml:4:7: network.allow: '10.0.0.1:70000': "*port*) true;; *) false;; esac \
+	&& ok "check names file, line, column of a bad network entry" || no "check bad network entry" "$st $out"
 "$AC" --help | grep -q "agentcage run" && ok "--help" || no "--help"
 "$AC" run --help | grep -q -- "--events FILE" && ok "run --help" || no "run --help"
 man -l "$repo/man/agentcage.1" 2>/dev/null | grep -q "SIGHUP" || grep -q SIGHUP "$repo/man/agentcage.1" && ok "man page" || no "man page"

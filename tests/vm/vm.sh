@@ -45,7 +45,7 @@ run_guest() {
 	rm -rf "$out"; mkdir -p "$out"
 	printf '%q ' "$script" "$@" > "$out/cmd"
 	local log=$work/console.log
-	timeout "${VM_TIMEOUT:-1500}" qemu-system-x86_64 -accel tcg -cpu max -m "${VM_MEM:-2048}" -smp 2 \
+	timeout "${VM_TIMEOUT:-1500}" qemu-system-x86_64 -accel tcg -cpu max -m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}" \
 		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
