@@ -66,6 +66,11 @@ done
 if [ -s "$T/cage.err" ]; then echo "netbench: the cage reported:"; sed 's/^/  /' "$T/cage.err"; fi
 
 p10=$("$NT" pktbench 10) p1000=$("$NT" pktbench 1000) p10000=$("$NT" pktbench 10000)
+# packets of one caged throughput run: each passes one of the cage's programs
+# (egress for its data, ingress for the ACKs it gets); their cost bounds the
+# programs' share of the run, independent of the machine's noise
+lo_pkts() { sed 's/:/ /' /proc/net/dev | awk '$1 == "lo" {print $3}'; }
+a=$(lo_pkts); tput cage > /dev/null; pk=$(( $(lo_pkts) - a ))
 
 row() { # row NAME BASE VALUE UNIT TARGET
 	python3 - "$@" <<'EOF'
@@ -84,5 +89,12 @@ row "connection rate, caged" "$cb" "$cc" "conn/s" ">= 0.9x"
 row "connection rate, uncaged, a cage active" "$cb" "$cbz" "conn/s" "within noise"
 row "egress program, 1,000 vs 10 entries" "$p10" "$p1000" "ns/pkt" "~1x"
 row "egress program, 10,000 vs 10 entries" "$p10" "$p10000" "ns/pkt" "~1x"
+python3 - "$pk" "$SECS" "$p1000" <<'EOF'
+import sys
+pk, secs, ns = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+share = pk * ns * 1e-9 / secs
+print("TCP throughput, caged, program cost: %d packets in %gs x %g ns = %.3f%% of a core (ratio >= %.4fx)"
+      % (pk, secs, ns, share * 100, 1 - share))
+EOF
 spread() { sort -g "$1" | awk '{v[NR]=$1} END {printf "%.3f", v[NR] / v[1]}'; }
 echo "noise: max/min of the uncaged rounds: throughput $(spread "$T/tput.base")x, connection rate $(spread "$T/crate.base")x"

@@ -1,4 +1,6 @@
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,31 @@ static int write_file(const char *dir, const char *file, const char *val)
 	return ret;
 }
 
+/* Cages of agentcage processes that died before their guard could clean up
+ * (SIGKILL while loading, say): their owner's pid is the name's suffix.
+ * Whatever is left in them is killed and the cgroups removed. */
+static void sweep(const char *parent)
+{
+	DIR *d = opendir(parent);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		struct cage_cgroup old = { 0 };
+		char *dash = strrchr(de->d_name, '-'), *end;
+		long pid;
+
+		if (de->d_type != DT_DIR || !dash)
+			continue;
+		pid = strtol(dash + 1, &end, 10);
+		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;    /* its agentcage (or a process with its pid) lives */
+		snprintf(old.path, sizeof(old.path), "%s/%s", parent, de->d_name);
+		cgroup_destroy(&old);
+	}
+	if (d)
+		closedir(d);
+}
+
 int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen)
 {
 	char mnt[PATH_MAX / 2];
@@ -73,6 +100,7 @@ int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t er
 	}
 	cg->parent_id = st.st_ino;
 	cg->parent_level = depth + 1;
+	sweep(cg->parent);
 	snprintf(cg->path, sizeof(cg->path), "%s/%s-%d", cg->parent, name, (int)getpid());
 	if (mkdir(cg->path, 0755)) {
 		snprintf(err, errlen, "cannot create cgroup %s: %s", cg->path, strerror(errno));

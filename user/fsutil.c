@@ -1,5 +1,9 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -23,4 +27,25 @@ int rm_tree(const char *dir)
 
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return lstat(dir, &st) == 0 || errno != ENOENT ? -1 : 0;
+}
+
+void tmp_sweep(void)
+{
+	glob_t g;
+
+	if (glob("/tmp/agentcage-*-*", GLOB_NOSORT, NULL, &g))
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *p = g.gl_pathv[i] + strlen("/tmp/agentcage-");
+		struct stat st;
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p || *end != '-' || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (lstat(g.gl_pathv[i], &st) || !S_ISDIR(st.st_mode) || st.st_uid != 0)
+			continue;
+		rm_tree(g.gl_pathv[i]);
+	}
+	globfree(&g);
 }

@@ -6,4 +6,7 @@
  * symlinks. Entries that cannot be removed (cgroup control files) are
  * skipped. Returns 0 when dir is gone, -1 otherwise. */
 int rm_tree(const char *dir);
+/* Remove the private tmp directories (/tmp/agentcage-PID-XXXXXX, root's)
+ * of agentcage processes that are gone. */
+void tmp_sweep(void);
 #endif

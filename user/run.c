@@ -310,6 +310,43 @@ static int parse_args(struct run *r, int argc, char **argv)
 	return optind;
 }
 
+/* The guard: a process outside the cage holding a copy of every BPF fd. If
+ * agentcage dies, even by SIGKILL, the programs stay attached (the guard
+ * holds them) until the guard has killed whatever is left in the cage and
+ * removed it: no task of the cage ever runs unconfined. Returns the write
+ * end of the pipe whose end-of-file wakes the guard, or -1. */
+static int start_guard(struct run *r)
+{
+	int p[2];
+	pid_t g;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	g = fork();
+	if (g < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (g == 0) {
+		close(p[1]);
+		/* the terminal's signals are for agentcage and the command */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		/* agentcage is gone: after a normal exit the cage already is too */
+		cgroup_destroy(&r->cg);
+		rm_tree(r->tmpdir);
+		_exit(0);   /* now the programs go */
+	}
+	close(p[0]);
+	return p[1];
+}
+
 /* The child: wait until it is in the cage with its policy, then exec. */
 static void child(int sync_fd, int err_fd, char **cmd, const sigset_t *old)
 {
@@ -380,6 +417,7 @@ int cmd_run(int argc, char **argv)
 	struct run r = { .mode_override = MODE_UNSET, .policy_id = 1, .net_id = 1, .next_id = 2,
 			 .dns_max = NET_REFRESH_MAX };
 	int argi, sync_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, sfd = -1, ret = EXIT_AGENTCAGE;
+	int guard_fd = -1;
 	char err[1024], e;
 	sigset_t mask, old;
 	pid_t pid;
@@ -396,7 +434,8 @@ int cmd_run(int argc, char **argv)
 		diag_error("cannot read the current directory: %s", strerror(errno));
 		return EXIT_AGENTCAGE;
 	}
-	snprintf(r.tmpdir, sizeof(r.tmpdir), "/tmp/agentcage-XXXXXX");
+	tmp_sweep();
+	snprintf(r.tmpdir, sizeof(r.tmpdir), "/tmp/agentcage-%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(r.tmpdir)) {
 		diag_error("cannot create the cage's private temporary directory: %s", strerror(errno));
 		return EXIT_AGENTCAGE;
@@ -435,6 +474,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (loader_attach_cgroup(&r.ld, r.cg.path, err, sizeof(err))) {
 		diag_error("%s", err);
+		goto out_loader;
+	}
+	if ((guard_fd = start_guard(&r)) < 0) {
+		diag_error("cannot start the guard process: %s", strerror(errno));
 		goto out_loader;
 	}
 
@@ -517,6 +560,8 @@ out_policy:
 out_tmp:
 	if (rm_tree(r.tmpdir))
 		diag_warn("cannot remove %s", r.tmpdir);
+	if (guard_fd >= 0)
+		close(guard_fd);     /* the guard exits, and with it the programs */
 	if (r.events)
 		fclose(r.events);
 	return ret;

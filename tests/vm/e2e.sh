@@ -174,6 +174,26 @@ expect "125 for a bad option" 125 $AC run --mode strict -- /bin/true
 expect "check accepts the shipped policies" 0 $AC check $repo/policies/default.yaml $repo/policies/python-runner.yaml $repo/policies/web-agent.yaml
 expect "check rejects a bad file (1)" 1 $AC check $T/bad.yaml
 
+echo "# agentcage killed with SIGKILL"
+rm -f /srv/rw/orphan /srv/rw/orphan-ran /srv/rw/orphan-started
+tmps_before=$(ls -d /tmp/agentcage-* 2>/dev/null)
+$AC run --policy $T/fs.yaml -- /bin/sh -c 'touch /srv/rw/orphan-started; (sleep 4; cat /etc/shadow > /srv/rw/orphan; echo ran > /srv/rw/orphan-ran) & sleep 60' 2>/dev/null & acpid=$!
+for _ in $(seq 300); do [ -e /srv/rw/orphan-started ] && break; sleep 0.1; done
+kill -9 $acpid; wait $acpid 2>/dev/null
+sleep 6
+[ -e /srv/rw/orphan-started ] && [ ! -e /srv/rw/orphan-ran ] && [ ! -s /srv/rw/orphan ] \
+	&& ok "a grandchild outliving a SIGKILLed agentcage is killed, never left unconfined" \
+	|| no "SIGKILL of agentcage" "$(ls -l /srv/rw/orphan* 2>&1)"
+left=$(find /sys/fs/cgroup/agentcage -mindepth 1 -type d)
+[ -z "$left" ] && ok "  ... and its cgroup is removed" || no "  ... cgroup removed after SIGKILL" "$left"
+[ "$(ls -d /tmp/agentcage-* 2>/dev/null)" = "$tmps_before" ] && ok "  ... and its private tmp directory" || no "  ... tmp dir removed after SIGKILL" "$(ls -d /tmp/agentcage-*)"
+rm -f /srv/rw/orphan /srv/rw/orphan-ran /srv/rw/orphan-started
+/bin/sh -c 'exit 0' & dead=$!; wait $dead
+mkdir -p /sys/fs/cgroup/agentcage/stale-$dead /tmp/agentcage-$dead-AbCdEf/sub
+expect "a run after one killed while loading" 0 $P /bin/true
+[ ! -e /sys/fs/cgroup/agentcage/stale-$dead ] && [ ! -e /tmp/agentcage-$dead-AbCdEf ] \
+	&& ok "  ... removes the dead run's cgroup and tmp directory" || no "  ... stale cgroup and tmp swept" "$(ls -d /sys/fs/cgroup/agentcage/stale-* /tmp/agentcage-$dead-* 2>&1)"
+
 echo "# events"
 python3 -c 'import os; d = b"/srv/ro/we\"ird\nname"; os.makedirs(d); open(d + b"/bad\xff", "w").close()'
 $P /usr/bin/python3 -c 'open(b"/srv/ro/we\"ird\nname/bad\xff", "ab")' > $T/weird.out 2>&1
