@@ -68,84 +68,71 @@ static int check_path(struct ctx *c, yaml_node_t *n, const char *s)
 	return 0;
 }
 
-static int parse_list(struct ctx *c, yaml_node_t *n, const char *what, struct plist *out)
+/* checks one list entry s (node v) of list `what`; 0 if it is valid */
+typedef int (*item_fn)(struct ctx *c, yaml_node_t *v, const char *what, const char *s);
+
+static int path_item(struct ctx *c, yaml_node_t *v, const char *what, const char *s)
 {
-	yaml_node_item_t *it;
-
-	if (n->type != YAML_SEQUENCE_NODE)
-		return fail(c, n, "'%s' must be a list of paths", what);
-	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
-		yaml_node_t *v = yaml_document_get_node(c->doc, *it);
-		const char *s = scalar(v);
-
-		if (!s)
-			return fail(c, v, "'%s' entries must be strings", what);
-		if (check_path(c, v, s) || plist_add(out, s))
-			return -1;
-	}
-	return 0;
+	(void)what;
+	return check_path(c, v, s);
 }
 
 /* network.allow / network.deny: address entries, see netrules.h */
-static int parse_net_list(struct ctx *c, yaml_node_t *n, const char *what, struct plist *out)
+static int net_item(struct ctx *c, yaml_node_t *v, const char *what, const char *s)
 {
-	yaml_node_item_t *it;
 	struct netspec ns;
 	char why[256];
 
-	if (n->type != YAML_SEQUENCE_NODE)
-		return fail(c, n, "'%s' must be a list of ADDR[/PREFIX][:PORT[-PORT]][/tcp|/udp] "
-			    "or HOSTNAME[:PORT] entries", what);
-	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
-		yaml_node_t *v = yaml_document_get_node(c->doc, *it);
-		const char *s = scalar(v);
-
-		if (!s)
-			return fail(c, v, "'%s' entries must be strings", what);
-		if (netspec_parse(s, &ns, why, sizeof(why)))
-			return fail(c, v, "%s: '%s': %s", what, s, why);
-		if (plist_add(out, s))
-			return fail(c, v, "out of memory");
-	}
+	if (netspec_parse(s, &ns, why, sizeof(why)))
+		return fail(c, v, "%s: '%s': %s", what, s, why);
 	return 0;
 }
 
 /* network.unix: socket paths (as file policy paths) or @abstract names */
-static int parse_unix_list(struct ctx *c, yaml_node_t *n, struct plist *out)
+static int unix_item(struct ctx *c, yaml_node_t *v, const char *what, const char *s)
+{
+	if (s[0] != '@')
+		return path_item(c, v, what, s);
+	if (!s[1] || strlen(s + 1) > 107)
+		return fail(c, v, "abstract socket name '%s' must have 1 to 107 bytes after the '@'", s);
+	return 0;
+}
+
+/* A list of strings, each checked by fn, into out. */
+static int parse_list(struct ctx *c, yaml_node_t *n, const char *what, const char *kind,
+		      item_fn fn, struct plist *out)
 {
 	yaml_node_item_t *it;
 
 	if (n->type != YAML_SEQUENCE_NODE)
-		return fail(c, n, "'network.unix' must be a list of socket paths or @names");
+		return fail(c, n, "'%s' must be a list of %s", what, kind);
 	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
 		yaml_node_t *v = yaml_document_get_node(c->doc, *it);
 		const char *s = scalar(v);
 
 		if (!s)
-			return fail(c, v, "'network.unix' entries must be strings");
-		if (s[0] == '@') {
-			if (!s[1] || strlen(s + 1) > 107)
-				return fail(c, v, "abstract socket name '%s' must have 1 to 107 bytes "
-					    "after the '@'", s);
-		} else if (check_path(c, v, s)) {
+			return fail(c, v, "'%s' entries must be strings", what);
+		if (fn(c, v, what, s))
 			return -1;
-		}
 		if (plist_add(out, s))
 			return fail(c, v, "out of memory");
 	}
 	return 0;
 }
+
+#define NET_KIND "ADDR[/PREFIX][:PORT[-PORT]][/tcp|/udp] or HOSTNAME[:PORT] entries"
 
 static int net_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg)
 {
 	struct policy *p = arg;
 
 	if (!strcmp(key, "allow"))
-		return parse_net_list(c, v, "network.allow", &p->net_allow);
+		return parse_list(c, v, "network.allow", NET_KIND, net_item, &p->net_allow);
 	if (!strcmp(key, "deny"))
-		return parse_net_list(c, v, "network.deny", &p->net_deny);
+		return parse_list(c, v, "network.deny", NET_KIND, net_item, &p->net_deny);
 	if (!strcmp(key, "unix"))
-		return parse_unix_list(c, v, &p->net_unix);
+		return parse_list(c, v, "network.unix", "socket paths or @names", unix_item,
+				  &p->net_unix);
 	return fail(c, k, "unknown key 'network.%s' (expected allow, deny, unix)", key);
 }
 
@@ -182,11 +169,11 @@ static int files_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t
 	struct policy *p = arg;
 
 	if (!strcmp(key, "read"))
-		return parse_list(c, v, "files.read", &p->read);
+		return parse_list(c, v, "files.read", "paths", path_item, &p->read);
 	if (!strcmp(key, "write"))
-		return parse_list(c, v, "files.write", &p->write);
+		return parse_list(c, v, "files.write", "paths", path_item, &p->write);
 	if (!strcmp(key, "deny"))
-		return parse_list(c, v, "files.deny", &p->deny);
+		return parse_list(c, v, "files.deny", "paths", path_item, &p->deny);
 	return fail(c, k, "unknown key 'files.%s' (expected read, write, deny)", key);
 }
 
@@ -195,7 +182,7 @@ static int exec_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t 
 	struct policy *p = arg;
 
 	if (!strcmp(key, "allow"))
-		return parse_list(c, v, "exec.allow", &p->exec);
+		return parse_list(c, v, "exec.allow", "paths", path_item, &p->exec);
 	return fail(c, k, "unknown key 'exec.%s' (expected allow)", key);
 }
 

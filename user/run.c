@@ -425,6 +425,21 @@ int cmd_run(int argc, char **argv)
 	argi = parse_args(&r, argc, argv);
 	if (argi < 0)
 		return EXIT_AGENTCAGE;
+	/* Signals wait (blocked, read through a signalfd once the command runs)
+	 * from here on: a SIGINT or SIGHUP that arrives while the programs load
+	 * is forwarded or applied then, instead of killing agentcage halfway.
+	 * An inherited SIG_IGN (a shell's background job) would discard them. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &mask, &old);
 	if (geteuid() != 0) {
 		diag_error("agentcage run needs root (CAP_BPF and CAP_SYS_ADMIN to load BPF LSM "
 			   "programs and create cgroups); run it as root or with sudo");
@@ -481,22 +496,24 @@ int cmd_run(int argc, char **argv)
 		goto out_loader;
 	}
 
-	/* an inherited SIG_IGN (a shell's background job) would discard them */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGCHLD);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &mask, &old);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0 || pipe2(sync_p, O_CLOEXEC) || pipe2(err_p, O_CLOEXEC)) {
 		diag_error("cannot set up signals and pipes: %s", strerror(errno));
 		goto out_sig;
+	}
+	{
+		/* interrupted while loading: the command never starts (the signal
+		 * is delivered once everything is cleaned up) */
+		sigset_t pend;
+
+		sigpending(&pend);
+		if (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) ||
+		    sigismember(&pend, SIGQUIT)) {
+			diag_info("interrupted before the command started; it was not run");
+			ret = 128 + (sigismember(&pend, SIGINT) ? SIGINT :
+				     sigismember(&pend, SIGTERM) ? SIGTERM : SIGQUIT);
+			goto out_sig;
+		}
 	}
 	setenv("TMPDIR", r.tmpdir, 1);
 	pid = fork();
@@ -542,7 +559,6 @@ out_sig:
 	}
 	if (sfd >= 0)
 		close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
 out_loader:
 	/* kill what is left in the cage before its programs go away */
 	cgroup_kill_all(&r.cg);
@@ -562,6 +578,7 @@ out_tmp:
 		diag_warn("cannot remove %s", r.tmpdir);
 	if (guard_fd >= 0)
 		close(guard_fd);     /* the guard exits, and with it the programs */
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (r.events)
 		fclose(r.events);
 	return ret;

@@ -184,7 +184,7 @@ for i in \$(seq 1 60); do
 done
 S
 $AC run --policy $T/nh.yaml --dns-refresh 2 -- /bin/sh $T/hloop.sh > $T/hloop.out 2> $T/hloop.err & cage=$!
-sleep 2
+started $T/hloop.out; sleep 1
 sed -i 's/^127.0.0.2 ac-peer.test$/127.0.0.3 ac-peer.test/' /etc/hosts
 sleep 6
 kill -TERM $cage; wait $cage
@@ -198,7 +198,7 @@ for i in \$(seq 1 200); do
 done
 S
 $AC run --policy $T/live-net.yaml -- /bin/sh $T/nloop.sh > $T/nloop.out 2> $T/nloop.err & cage=$!
-sleep 4
+started $T/nloop.out; sleep 1
 netpol $T/live-net.yaml "network:" "  allow: [127.0.0.1:9102]"
 kill -HUP $cage; sleep 4
 netpol $T/live-net.yaml "network:" "  allow: [127.0.0.1:99999]"

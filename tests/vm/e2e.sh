@@ -13,6 +13,10 @@ no() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "       ${2
 # expect NAME WANT_STATUS CMD...: run CMD, compare its exit status
 expect() { local name=$1 want=$2; shift 2; local out; out=$("$@" 2>&1); local st=$?
 	if [ "$st" = "$want" ]; then ok "$name"; else no "$name" "status $st, want $want: $(echo "$out" | tail -n 3)"; fi; }
+# started FILE: wait (up to 30 s) until a caged loop has written its first line to FILE
+started() { for _ in $(seq 300); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+# caged: wait until some cage has a task in it
+caged() { for _ in $(seq 300); do cat /sys/fs/cgroup/agentcage/*/cgroup.procs 2>/dev/null | grep -q . && return 0; sleep 0.1; done; return 1; }
 # event NAME FILE K=V...: an event matching K=V is in FILE
 event() { local name=$1; shift; local out; if out=$(python3 "$EV" "$@" 2>&1); then ok "$name"; else no "$name" "$out"; fi; }
 
@@ -129,7 +133,7 @@ event "  ... reported as signal" $T/ev.json op=signal
 
 echo "# an uncaged process while a cage runs"
 $AC run --policy $T/fs.yaml -- /bin/sleep 30 & cage=$!
-sleep 2
+caged
 expect "an uncaged process reads /etc/shadow while a cage runs" 0 /bin/cat /etc/shadow
 expect "an uncaged process writes /srv/ro while a cage runs" 0 /bin/sh -c 'echo z > /srv/ro/uncaged && rm /srv/ro/uncaged'
 kill -INT $cage; wait $cage; st=$?
@@ -151,7 +155,7 @@ for i in $(seq 1 300); do
 done
 S
 $AC run --policy $T/live.yaml -- /bin/sh $T/loop.sh > $T/loop.out 2> $T/loop.err & cage=$!
-sleep 3
+started $T/loop.out; sleep 1
 sed 's|deny: \[/etc/shadow, /srv/ro/secret\]|deny: [/etc/shadow]|' $T/fs.yaml > $T/live.yaml
 kill -HUP $cage; sleep 3
 echo "files: [oops" > $T/live.yaml
