@@ -1,6 +1,7 @@
 #!/bin/bash
 # The demo scenario, run where BPF LSM works (the test VM or a real host).
 repo=${1:-/work/main}
+mkdir -p -m 700 /root/.ssh   # the attacker's target exists, as on most hosts
 mkdir -p /tmp/agent-work && cd /tmp/agent-work
 cp "$repo/tests/demo/agent.py" .        # the agent's code lives in its work directory
 rm -f events.json
