@@ -242,7 +242,7 @@ static __always_inline bool stacked_fs_internal(struct task_struct *t)
 	return BPF_CORE_READ(t, cred) != BPF_CORE_READ(t, real_cred);
 }
 
-static __always_inline int check_xattr(struct dentry *dentry)
+static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct super_block *sb = BPF_CORE_READ(dentry, d_sb);
@@ -257,10 +257,15 @@ static __always_inline int check_xattr(struct dentry *dentry)
 	if (BPF_CORE_READ(mnt, mnt_sb) != sb)
 		mnt = BPF_CORE_READ(t, fs, root.mnt);
 	if (BPF_CORE_READ(mnt, mnt_sb) == sb)
-		return check_path(dentry, mnt, AC_WRITE, AC_OP_SETXATTR);
+		return check_path(dentry, mnt, AC_WRITE, op);
 	if (stacked_fs_internal(t))
 		return 0;
-	return verdict(c, get_scratch(), cgid, AC_OP_SETXATTR, 0, -1);
+	return verdict(c, get_scratch(), cgid, op, 0, -1);
+}
+
+static __always_inline int check_xattr(struct dentry *dentry)
+{
+	return check_nomnt(dentry, AC_OP_SETXATTR);
 }
 
 SEC("lsm/inode_setxattr")
@@ -278,6 +283,43 @@ int BPF_PROG(ac_inode_removexattr, void *idmap, struct dentry *dentry, const cha
 	if (ret)
 		return ret;
 	return check_xattr(dentry);
+}
+
+#define ATTR_MODE_ (1 << 0)
+#define ATTR_UID_ (1 << 1)
+#define ATTR_GID_ (1 << 2)
+#define ATTR_SIZE_ (1 << 3)
+#define ATTR_ATIME_ (1 << 4)
+#define ATTR_MTIME_ (1 << 5)
+
+/* Time changes (utimes, utimensat, touch on an existing file) reach only
+ * inode_setattr; mode, owner and size changes were checked by path_chmod,
+ * path_chown and path_truncate already, so they are not checked twice. */
+static __always_inline int check_setattr(struct dentry *dentry, struct iattr *attr)
+{
+	unsigned int valid = BPF_CORE_READ(attr, ia_valid);
+
+	if (!(valid & (ATTR_ATIME_ | ATTR_MTIME_)) ||
+	    (valid & (ATTR_MODE_ | ATTR_UID_ | ATTR_GID_ | ATTR_SIZE_)))
+		return 0;
+	return check_nomnt(dentry, AC_OP_UTIMES);
+}
+
+/* inode_setattr gained an idmap argument in 6.3; the loader picks one. */
+SEC("lsm/inode_setattr")
+int BPF_PROG(ac_inode_setattr2, struct dentry *dentry, struct iattr *attr, int ret)
+{
+	if (ret)
+		return ret;
+	return check_setattr(dentry, attr);
+}
+
+SEC("lsm/inode_setattr")
+int BPF_PROG(ac_inode_setattr3, void *idmap, struct dentry *dentry, struct iattr *attr, int ret)
+{
+	if (ret)
+		return ret;
+	return check_setattr(dentry, attr);
 }
 
 SEC("lsm/bprm_check_security")

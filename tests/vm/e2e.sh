@@ -87,15 +87,18 @@ expect "chmod" 1 $P /bin/chmod 777 /srv/ro/f
 expect "chown" 1 $P /bin/chown 65534 /srv/ro/f
 expect "setxattr" 1 $P /usr/bin/python3 -c 'import os; os.setxattr("/srv/ro/f", "trusted.agentcage", b"1")'
 expect "mkfifo (mknod)" 1 $P /usr/bin/mkfifo /srv/ro/fifo
+mtime=$(stat -c %Y /srv/ro/f)
+expect "utimes (touch of an existing file)" 1 $P /usr/bin/touch -d 2001-01-01 /srv/ro/f
+[ "$(stat -c %Y /srv/ro/f)" = "$mtime" ] && ok "  ... its time is unchanged" || no "  ... its time is unchanged"
 (cd /srv/ro && ls -laR --time-style=+ .) > $T/ro.after
 diff $T/ro.before $T/ro.after > $T/ro.diff && ok "the read-only tree is unchanged" || no "the read-only tree is unchanged" "$(cat $T/ro.diff)"
 [ "$(cat /srv/ro/f)" = original ] && ok "its file content is unchanged" || no "its file content is unchanged"
-for op in open_write create mkdir rmdir unlink rename link symlink truncate chmod chown setxattr mknod; do
+for op in open_write create mkdir rmdir unlink rename link symlink truncate chmod chown setxattr mknod utimes; do
 	event "  ... $op reported" $T/ev.json op=$op action=denied
 done
 expect "the same operations succeed where write is granted" 0 $P /bin/sh -c '
 	cd /srv/rw && echo x >> f && touch n && mkdir d && rmdir d && mv n m && ln m l && ln -s m s &&
-	truncate -s 0 m && chmod 600 m && chown 65534 m && mkfifo p && rm m l s p &&
+	truncate -s 0 m && chmod 600 m && chown 65534 m && touch -d 2001-01-01 m && mkfifo p && rm m l s p &&
 	python3 -c "import os; os.setxattr(\"/srv/rw/f\", \"trusted.agentcage\", b\"1\")"'
 
 echo "# exec"
