@@ -245,12 +245,20 @@ static __always_inline void emit(struct scratch *s, __u64 cgid, __u32 op, __u32 
 	emit_net(s, cgid, op, action, start, len, NULL);
 }
 
-/* The verdict for a caged access: 0 allow, -EPERM deny (audit: report only). */
+/* The verdict for a caged access: 0 allow, -EPERM deny (audit: report only),
+ * with its event (net: the peer of a network access, or NULL). */
+static __always_inline int verdict_net(struct ac_cage *c, struct scratch *s, __u64 cgid,
+				       __u32 op, __u32 start, int len,
+				       const struct ac_event_net *net)
+{
+	emit_net(s, cgid, op, c->audit ? AC_AUDITED : AC_DENIED, start, len, net);
+	return c->audit ? 0 : -EPERM;
+}
+
 static __always_inline int verdict(struct ac_cage *c, struct scratch *s, __u64 cgid,
 				   __u32 op, __u32 start, int len)
 {
-	emit(s, cgid, op, c->audit ? AC_AUDITED : AC_DENIED, start, len);
-	return c->audit ? 0 : -EPERM;
+	return verdict_net(c, s, cgid, op, start, len, NULL);
 }
 
 #endif

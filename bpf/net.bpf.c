@@ -273,8 +273,7 @@ int ac_ingress(struct __sk_buff *skb)
 static __always_inline int net_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
 				       const struct ac_event_net *peer)
 {
-	emit_net(NULL, cgid, op, c->audit ? AC_AUDITED : AC_DENIED, 0, 0, peer);
-	return c->audit ? 0 : -EPERM;
+	return verdict_net(c, NULL, cgid, op, 0, 0, peer);
 }
 
 /* Check a socket address given to connect, bind or sendmsg on an IP socket. */
@@ -447,10 +446,8 @@ static __always_inline int check_unix(struct sock *other)
 	if (!c)
 		return 0;
 	s = get_scratch();
-	if (!s) {
-		emit_net(s, cgid, AC_OP_UNIX_CONNECT, c->audit ? AC_AUDITED : AC_DENIED, 0, -1, &peer);
-		return c->audit ? 0 : -EPERM;
-	}
+	if (!s)
+		return verdict_net(c, s, cgid, AC_OP_UNIX_CONNECT, 0, -1, &peer);
 	d = BPF_CORE_READ(u, path.dentry);
 	if (d) {
 		len = resolve(s, d, BPF_CORE_READ(u, path.mnt), &start);
@@ -492,8 +489,7 @@ static __always_inline int check_unix(struct sock *other)
 unresolved:
 	len = -1;
 deny:
-	emit_net(s, cgid, AC_OP_UNIX_CONNECT, c->audit ? AC_AUDITED : AC_DENIED, start, len, &peer);
-	return c->audit ? 0 : -EPERM;
+	return verdict_net(c, s, cgid, AC_OP_UNIX_CONNECT, start, len, &peer);
 }
 
 SEC("lsm/unix_stream_connect")

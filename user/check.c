@@ -52,16 +52,11 @@ int cmd_check(int argc, char **argv)
 			bad = 1;
 			continue;
 		}
-		struct net_hosts hs = { 0 };
+		struct net_hosts hs;
 		struct netset ns;
 
-		if (net_hosts_collect(&hs, &p))
-			hs.n = 0;
-		for (size_t h = 0; h < hs.n; h++)
-			net_host_resolve(&hs.h[h]);
-		if (net_policy_compile(&p, &hs, &ns, err, sizeof(err))) {
+		if (net_policy_load(&p, &hs, &ns, err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", argv[i], err);
-			net_hosts_free(&hs);
 			rules_free(&rs);
 			policy_free(&p);
 			bad = 1;

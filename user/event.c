@@ -49,8 +49,7 @@ static const char *proto_name(unsigned proto, char *buf, size_t len)
 	return buf;
 }
 
-/* The address as the user wrote it: mapped IPv4 as dotted quad. */
-static void addr_str(const struct ac_event_net *n, char *buf, size_t len)
+void event_addr_str(const struct ac_event_net *n, char *buf, size_t len)
 {
 	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
@@ -109,7 +108,7 @@ void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint6
 
 		fprintf(f, ",\"family\":\"%s\"", event_family_name(e->net.family, fb, sizeof(fb)));
 		if (is_ip(e)) {
-			addr_str(&e->net, ab, sizeof(ab));
+			event_addr_str(&e->net, ab, sizeof(ab));
 			fprintf(f, ",\"addr\":\"%s\",\"port\":%u,\"proto\":\"%s\"", ab, e->net.port,
 				proto_name(e->net.proto, pb, sizeof(pb)));
 		} else if (e->op == AC_OP_SOCKET) {
@@ -147,7 +146,7 @@ void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint
 	if (is_ip(e)) {
 		char pb[16], ab[INET6_ADDRSTRLEN];
 
-		addr_str(&e->net, ab, sizeof(ab));
+		event_addr_str(&e->net, ab, sizeof(ab));
 		fprintf(f, e->net.family == AF_INET6 && strchr(ab, ':') ? " peer=[%s]:%u/%s\n" :
 			" peer=%s:%u/%s\n", ab, e->net.port, proto_name(e->net.proto, pb, sizeof(pb)));
 		fflush(f);

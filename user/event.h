@@ -7,6 +7,8 @@
 #include "cage.h"
 
 const char *event_op_name(uint32_t op);
+/* The peer's address as the user writes it: mapped IPv4 as a dotted quad. */
+void event_addr_str(const struct ac_event_net *n, char *buf, size_t len);
 /* "inet", "unix", ... or the number in buf */
 const char *event_family_name(unsigned family, char *buf, size_t len);
 /* RFC 3339 UTC time with microseconds of a realtime nanosecond count */

@@ -203,6 +203,24 @@ int net_policy_compile(const struct policy *p, const struct net_hosts *hs, struc
 	return ret;
 }
 
+int net_policy_load(const struct policy *p, struct net_hosts *hs, struct netset *out,
+		    char *err, size_t errlen)
+{
+	memset(hs, 0, sizeof(*hs));
+	if (net_hosts_collect(hs, p)) {
+		net_hosts_free(hs);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < hs->n; i++)
+		net_host_resolve(&hs->h[i]);
+	if (net_policy_compile(p, hs, out, err, errlen)) {
+		net_hosts_free(hs);
+		return -1;
+	}
+	return 0;
+}
+
 static void print_ports(FILE *f, const struct netspec *ns)
 {
 	if (ns->has_port) {

@@ -35,6 +35,11 @@ int net_host_merge(struct net_host *into, const struct net_host *fresh);
 unsigned net_hosts_interval(const struct net_hosts *hs, unsigned max);
 void net_hosts_free(struct net_hosts *hs);
 
+/* Collect p's hostnames into hs (emptied first), resolve each once (a
+ * failure stays in its `error`, for the caller to report), and compile p's
+ * network rules into out. On failure hs is freed and err says why. */
+int net_policy_load(const struct policy *p, struct net_hosts *hs, struct netset *out,
+		    char *err, size_t errlen);
 /* Compile p's allow and deny entries, hostnames as hs knows them. */
 int net_policy_compile(const struct policy *p, const struct net_hosts *hs, struct netset *out,
 		       char *err, size_t errlen);

@@ -120,19 +120,12 @@ static void report_lost(struct run *r, int final)
 static int load_network(const struct policy *pol, struct net_hosts *hs, struct netset *ns,
 			char *err, size_t n)
 {
-	memset(hs, 0, sizeof(*hs));
-	if (net_hosts_collect(hs, pol)) {
-		snprintf(err, n, "out of memory");
+	if (net_policy_load(pol, hs, ns, err, n))
 		return -1;
-	}
 	for (size_t i = 0; i < hs->n; i++)
-		if (net_host_resolve(&hs->h[i]))
+		if (hs->h[i].error[0])
 			diag_warn("cannot resolve %s: %s; its network rules allow nothing until it "
 				  "resolves (retried in the background)", hs->h[i].name, hs->h[i].error);
-	if (net_policy_compile(pol, hs, ns, err, n)) {
-		net_hosts_free(hs);
-		return -1;
-	}
 	return 0;
 }
 
