@@ -172,9 +172,14 @@ static void refresh_hosts(struct run *r)
 		return;
 	}
 	id = r->next_id++;
-	if (loader_put_net(&r->ld, id, &ns, r->rs.unix_peers, r->rs.nunix, err, sizeof(err)) ||
-	    loader_set_cage(&r->ld, r->cg.id, r->policy_id, id, r->pol.mode == MODE_AUDIT)) {
+	if (loader_put_net(&r->ld, id, &ns, r->rs.unix_peers, r->rs.nunix, err, sizeof(err))) {
 		diag_error("hostname refresh: keeping the old network rules: %s", err);
+		net_free(&ns);
+		return;
+	}
+	if (loader_set_cage(&r->ld, r->cg.id, r->policy_id, id, r->pol.mode == MODE_AUDIT)) {
+		diag_error("hostname refresh: keeping the old network rules: cannot switch the "
+			   "cage: %s", strerror(errno));
 		loader_del_net(&r->ld, id, &ns, r->rs.unix_peers, r->rs.nunix);
 		net_free(&ns);
 		return;
