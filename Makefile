@@ -60,8 +60,11 @@ test-host: $(BUILD)/agentcage $(BUILD)/nettest
 	tests/host/run.sh $(BUILD)/agentcage
 	tests/host/net.sh $(BUILD)/nettest
 
-test-vm: $(BUILD)/agentcage
+test-vm: $(BUILD)/agentcage $(BUILD)/uring-test
 	tests/vm/vm.sh test
+
+$(BUILD)/uring-test: tests/vm/uring.c | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@
 
 test: deps all test-unit test-host test-vm
 

@@ -1,12 +1,16 @@
 #!/bin/bash
 # make bench (in the VM): per-op cost of open/close, create/unlink and
-# fork+exec loops, as ratios against the same loop with no security program
+# fork+exec loops, as ratios against the same loops with no security program
 # of ours loaded, all measured in this one run on a tmpfs.
+# Emulation drifts over minutes, so the configurations take turns: each round
+# measures the baseline and then every configuration once, each ratio is
+# taken against its own round's baseline, and the median over the rounds is
+# printed.
 set -u
 repo=${1:-/work/main}
 AC=$repo/build/agentcage LOOPS=$repo/build/bench-loops FLOOR=$repo/build/bench-floor
 D=$(mktemp -d /run/bench.XXXXXX); cd "$D"   # /run is a tmpfs in the VM
-N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-30} REPS=${REPS:-5}
+N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-30} ROUNDS=${ROUNDS:-7}
 
 # a 1,000-entry policy that still grants what the loops need
 {
@@ -17,31 +21,23 @@ N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-30} REPS=${
 } > policy.yaml
 sed 's/^name: bench/name: bench\nmode: audit/' policy.yaml > audit.yaml
 
-# median of REPS runs of: CMD... op N
-median() { for i in $(seq 1 $REPS); do "$@"; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-measure() { # label [prefix...]: runs prefix... $LOOPS ${LOOPS_OPT[@]} op N DIR
-	local label=$1; shift
-	o=$(median "$@" $LOOPS "${LOOPS_OPT[@]}" open $N_OPEN "$D")
-	c=$(median "$@" $LOOPS "${LOOPS_OPT[@]}" create $N_CREATE "$D")
-	e=$(median "$@" $LOOPS "${LOOPS_OPT[@]}" exec $N_EXEC "$D")
-	printf '%-44s %8s %8s %8s\n' "$label" "$o" "$c" "$e"
-	echo "$label|$o|$c|$e" >> results.txt
-}
-: > results.txt
-LOOPS_OPT=()
-# warm up (page cache, the emulator's translation cache) before anything counts
-$LOOPS open $N_OPEN "$D" >/dev/null; $LOOPS create $N_CREATE "$D" >/dev/null; $LOOPS exec $N_EXEC "$D" >/dev/null
-printf '%-44s %8s %8s %8s   (ns per op, median of %d)\n' "" open create exec $REPS
-measure "baseline (no agentcage programs)"
-$AC run --policy policy.yaml -- /bin/sleep 100000 & cage=$!; sleep 3
-measure "(a) uncaged, while a cage is active"
-kill $cage; wait $cage 2>/dev/null
-measure "(b) caged, allowed accesses, 1000 rules" $AC run --policy policy.yaml --
-measure "(c) caged, audit mode, 1000 rules" $AC run --policy audit.yaml --
-coproc FL { $FLOOR; }; read -r _ <&"${FL[0]}"
-measure "(d) floor: empty BPF LSM programs"
-eval "exec ${FL[1]}>&-"; wait $FL_PID 2>/dev/null
-LOOPS_OPT=(--landlock "$D"); measure "(e) Landlock"; LOOPS_OPT=()
+
+loops() { "$@" $LOOPS "${LOOPS_OPT[@]}" all $N_OPEN $N_CREATE $N_EXEC "$D"; }
+# settled: no agentcage process is left (a guard detaches the programs
+# after its run has returned; zombies have already detached)
+settled() { local f comm st busy
+	for _ in $(seq 600); do
+		busy=
+		for f in /proc/[0-9]*/stat; do
+			read -r _ comm st _ 2>/dev/null < "$f" || continue
+			if [ "$comm" = "(agentcage)" ] && [ "$st" != Z ]; then busy=1; break; fi
+		done
+		[ -z "$busy" ] && return 0
+		sleep 0.1
+	done
+	return 1; }
+in_cage() { for _ in $(seq 600); do cat /sys/fs/cgroup/agentcage/*/cgroup.procs 2>/dev/null | grep -q . && return 0; sleep 0.1; done; return 1; }
+AA=
 if command -v apparmor_parser >/dev/null && grep -q apparmor /sys/kernel/security/lsm; then
 	cat > aa.profile <<P
 profile agentcage-bench flags=(attach_disconnected) {
@@ -50,15 +46,92 @@ profile agentcage-bench flags=(attach_disconnected) {
   capability,
 }
 P
-	if apparmor_parser -r aa.profile 2>/dev/null; then
-		measure "(e) AppArmor" aa-exec -p agentcage-bench --
-	else echo "(e) AppArmor: apparmor_parser could not load the profile"; fi
-else echo "(e) AppArmor: not measured (apparmor_parser missing or AppArmor inactive)"; fi
+	apparmor_parser -r aa.profile 2>/dev/null && AA=1
+fi
+# run CONFIG: one line "open create exec" (ns per op) for that configuration
+run() {
+	LOOPS_OPT=()
+	case $1 in
+	base) loops ;;
+	a) $AC run --policy policy.yaml -- /bin/sleep 100000 >/dev/null 2>&1 & local cage=$!
+	   in_cage || { echo "bench: the cage did not start" >&2; exit 1; }
+	   loops; kill $cage; wait $cage 2>/dev/null; settled ;;
+	b) loops $AC run --policy policy.yaml --; settled ;;
+	c) loops $AC run --policy audit.yaml --; settled ;;
+	d) coproc FL { $FLOOR; }; read -r _ <&"${FL[0]}"
+	   loops; eval "exec ${FL[1]}>&-"; wait $FL_PID 2>/dev/null ;;
+	ll) LOOPS_OPT=(--landlock "$D"); loops ;;
+	aa) loops aa-exec -p agentcage-bench -- ;;
+	esac
+}
+CONFIGS="base a b c d ll"; [ -n "$AA" ] && CONFIGS="$CONFIGS aa"
+label() { case $1 in
+	base) echo "baseline (no agentcage programs)" ;;
+	a) echo "(a) uncaged, while a cage is active" ;;
+	b) echo "(b) caged, allowed accesses, 1000 rules" ;;
+	c) echo "(c) caged, audit mode, 1000 rules" ;;
+	d) echo "(d) floor: empty BPF LSM programs" ;;
+	ll) echo "(e) Landlock" ;;
+	aa) echo "(e) AppArmor" ;;
+	esac; }
 
-measure "baseline, again at the end (drift check)"
+: > results.txt
+# warm up (page cache, the emulator's translation cache) before anything counts
+run base >/dev/null; run b >/dev/null
+for r in $(seq 1 $ROUNDS); do
+	for c in $CONFIGS; do
+		v=$(run $c) || { echo "bench: $(label $c) failed" >&2; exit 1; }
+		echo "$r $c $v" >> results.txt
+	done
+	echo "round $r of $ROUNDS done" >&2
+done
+
+echo "ns per op, median of $ROUNDS rounds:"
+printf '%-44s %8s %8s %8s\n' "" open create exec
+for c in $CONFIGS; do
+	awk -v c=$c -v l="$(label $c)" '
+	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
+	$2 == c {n++; o[n] = $3; k[n] = $4; e[n] = $5}
+	END {printf "%-44s %8d %8d %8d\n", l, med(o, n), med(k, n), med(e, n)}' results.txt
+done
+[ -z "$AA" ] && echo "(e) AppArmor: not measured (apparmor_parser missing, AppArmor inactive or the profile did not load)"
 echo
-echo "ratios against the baseline (1.00 = no cost):"
-awk -F'|' 'NR==1 {bo=$2; bc=$3; be=$4; next}
-	{printf "%-44s %8.2f %8.2f %8.2f\n", $1, $2/bo, $3/bc, $4/be}' results.txt
-awk -F'|' '$1 ~ /^\(d\)/ {fo=$2; fc=$3} $1 ~ /^\(a\)/ {ao=$2; ac=$3}
-	END {if (fo) printf "\n(a) against the floor (d): open %.2f, create %.2f (target: within 1.02)\n", ao/fo, ac/fc}' results.txt
+echo "ratios against the baseline of the same round (1.00 = no cost), median of $ROUNDS rounds:"
+printf '%-44s %8s %8s %8s\n' "" open create exec
+for c in $CONFIGS; do
+	[ $c = base ] && continue
+	awk -v c=$c -v l="$(label $c)" '
+	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
+	$2 == "base" {bo[$1] = $3; bk[$1] = $4; be[$1] = $5}
+	$2 == c {n++; o[n] = $3 / bo[$1]; k[n] = $4 / bk[$1]; e[n] = $5 / be[$1]}
+	END {printf "%-44s %8.2f %8.2f %8.2f\n", l, med(o, n), med(k, n), med(e, n)}' results.txt
+done
+awk '$2 == "base" {for (i = 3; i <= 5; i++) {if (!(i in lo) || $i < lo[i]) lo[i] = $i; if ($i > hi[i]) hi[i] = $i}}
+	END {printf "\nnoise: the baseline varied between rounds by %.2fx (open), %.2fx (create), %.2fx (exec)\n",
+		hi[3]/lo[3], hi[4]/lo[4], hi[5]/lo[5]}' results.txt
+awk '$2 == "a" {ao[$1] = $3; ac[$1] = $4} $2 == "d" {n++; o[n] = ao[$1] / $3; k[n] = ac[$1] / $4}
+	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
+	END {if (n) printf "(a) against the floor (d) of the same round: open %.2f, create %.2f (target: within 1.02)\n", med(o, n), med(k, n)}' results.txt
+
+# Where the caged cost goes: the kernel's own count of the time spent in each
+# program (bpf_stats), over one more caged run of the loops. Timing every
+# call has a cost of its own, so this run is not one of the rounds above.
+if command -v bpftool >/dev/null; then
+	sysctl -q kernel.bpf_stats_enabled=1
+	rm -f "$D/stats-done"
+	$AC run --policy policy.yaml -- /bin/sh -c \
+		"$LOOPS all $N_OPEN $N_CREATE $N_EXEC $D > $D/stats-out; touch $D/stats-done; exec sleep 1000" & cage=$!
+	while [ ! -e "$D/stats-done" ] && kill -0 $cage 2>/dev/null; do sleep 0.2; done
+	echo
+	echo "(b) time in each program per call, from bpf_stats (ns; includes the timing itself):"
+	bpftool prog show -j | python3 -c '
+import json, sys
+for p in json.load(sys.stdin):
+    if p.get("name", "").startswith("ac_") and p.get("run_cnt"):
+        print("  %-24s %9d calls %8.0f ns" % (p["name"], p["run_cnt"], p["run_time_ns"] / p["run_cnt"]))'
+	kill $cage; wait $cage 2>/dev/null; settled
+	sysctl -q kernel.bpf_stats_enabled=0
+fi

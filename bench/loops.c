@@ -1,5 +1,6 @@
 /* Benchmark loops: open/close, create/unlink, fork+exec. Prints ns per op.
  *   loops [--landlock DIR] open|create|exec N DIR
+ *   loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC DIR   (one line: open create exec)
  * --landlock confines the process with Landlock first (read+write beneath
  * DIR and /usr, exec of /usr): the yardstick of issue 2's benchmark. */
 #define _GNU_SOURCE
@@ -47,43 +48,30 @@ static double now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-int main(int argc, char **argv)
+/* ns per operation of one loop, or -1 */
+static double loop(const char *op, long n, const char *dir)
 {
-	int a = 1;
-	long n;
 	char path[4096];
 	double t0;
 
-	if (argc > 2 && !strcmp(argv[1], "--landlock")) {
-		if (landlock(argv[2])) {
-			perror("landlock");
-			return 1;
-		}
-		a = 3;
-	}
-	if (argc - a != 3) {
-		fprintf(stderr, "usage: loops [--landlock DIR] open|create|exec N DIR\n");
-		return 2;
-	}
-	n = atol(argv[a + 1]);
-	snprintf(path, sizeof(path), "%s/bench-file", argv[a + 2]);
+	snprintf(path, sizeof(path), "%s/bench-file", dir);
 	close(open(path, O_CREAT | O_WRONLY, 0644));
 	t0 = now();
 	for (long i = 0; i < n; i++) {
-		if (!strcmp(argv[a], "open")) {
+		if (!strcmp(op, "open")) {
 			int fd = open(path, O_RDONLY);
 
-			if (fd < 0) { perror("open"); return 1; }
+			if (fd < 0) { perror("open"); return -1; }
 			close(fd);
-		} else if (!strcmp(argv[a], "create")) {
+		} else if (!strcmp(op, "create")) {
 			char p[4200];
 			int fd;
 
 			snprintf(p, sizeof(p), "%s.%ld", path, i);
-			if ((fd = open(p, O_CREAT | O_WRONLY | O_EXCL, 0644)) < 0) { perror("create"); return 1; }
+			if ((fd = open(p, O_CREAT | O_WRONLY | O_EXCL, 0644)) < 0) { perror("create"); return -1; }
 			close(fd);
-			if (unlink(p)) { perror("unlink"); return 1; }
-		} else {
+			if (unlink(p)) { perror("unlink"); return -1; }
+		} else if (!strcmp(op, "exec")) {
 			pid_t pid = fork();
 			int st;
 
@@ -92,9 +80,45 @@ int main(int argc, char **argv)
 				_exit(127);
 			}
 			waitpid(pid, &st, 0);
-			if (!WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "exec failed\n"); return 1; }
+			if (!WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "exec failed\n"); return -1; }
+		} else {
+			fprintf(stderr, "loops: unknown loop %s\n", op);
+			return -1;
 		}
 	}
-	printf("%.0f\n", (now() - t0) / n);
+	return (now() - t0) / n;
+}
+
+int main(int argc, char **argv)
+{
+	int a = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "--landlock")) {
+		if (landlock(argv[2])) {
+			perror("landlock");
+			return 1;
+		}
+		a = 3;
+	}
+	if (argc - a == 5 && !strcmp(argv[a], "all")) {
+		double o = loop("open", atol(argv[a + 1]), argv[a + 4]);
+		double c = o < 0 ? -1 : loop("create", atol(argv[a + 2]), argv[a + 4]);
+		double e = c < 0 ? -1 : loop("exec", atol(argv[a + 3]), argv[a + 4]);
+
+		if (e < 0)
+			return 1;
+		printf("%.0f %.0f %.0f\n", o, c, e);
+		return 0;
+	}
+	if (argc - a != 3) {
+		fprintf(stderr, "usage: loops [--landlock DIR] open|create|exec N DIR\n"
+				"       loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC DIR\n");
+		return 2;
+	}
+	double r = loop(argv[a], atol(argv[a + 1]), argv[a + 2]);
+
+	if (r < 0)
+		return 1;
+	printf("%.0f\n", r);
 	return 0;
 }

@@ -6,6 +6,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define FMODE_READ_ 0x1
 #define FMODE_WRITE_ 0x2
+#define FMODE_CREATED_ 0x100000   /* the same bit from 4.19 to today */
+#define O_TMPFILE_ 020000000      /* __O_TMPFILE */
 #define PROT_EXEC_ 0x4
 #define PTRACE_MODE_ATTACH_ 0x02
 #define CGROUP2_MAGIC 0x63677270
@@ -27,27 +29,18 @@ struct {
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } exec_rules SEC(".maps");
 
-/* Check one path against a rule trie: the longest entry must grant at least
- * `need` (AC_READ or AC_WRITE) and not be a deny. Exec entries hold 1, so
- * they pass with need AC_READ. */
-static __always_inline int check_rules(void *rules, struct dentry *dentry, struct vfsmount *mnt,
-				       __u32 need, __u32 op)
-{
-	struct ac_cage *c;
-	struct scratch *s;
-	__u32 start = 0, *cls;
-	__u64 cgid;
-	int len;
+#define CHECK_REMEMBER 1u  /* on success, remember the dentry as created */
 
-	c = current_cage(&cgid);
-	if (!c)
-		return 0;
-	s = get_scratch();
-	if (!s)
-		return verdict(c, s, cgid, op, 0, -1);
-	len = resolve(s, dentry, mnt, &start);
-	if (len < 0)
-		return verdict(c, s, cgid, op, 0, -1);
+/* Check one path of a caged task against a rule trie: the longest entry must
+ * grant at least `need` (AC_READ or AC_WRITE) and not be a deny. Exec
+ * entries hold 1, so they pass with need AC_READ. Every hook finds the cage
+ * first (current_cage) and reads nothing else for an uncaged task. */
+/* The decision on the resolved path s->buf[start..start+len) */
+static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cgid, void *rules,
+				  __u32 need, __u32 op, __u32 start, int len)
+{
+	__u32 *cls;
+
 	make_key(s, c->policy, start, len);
 	cls = bpf_map_lookup_elem(rules, &s->key);
 	if (cls && *cls != AC_DENY && *cls >= need)
@@ -55,16 +48,38 @@ static __always_inline int check_rules(void *rules, struct dentry *dentry, struc
 	return verdict(c, s, cgid, op, start, len);
 }
 
-static __always_inline int check_path(struct dentry *dentry, struct vfsmount *mnt,
-				      __u32 need, __u32 op)
+static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rules,
+				       struct dentry *dentry, struct vfsmount *mnt,
+				       __u32 need, __u32 op, __u32 flags)
 {
-	return check_rules(&file_rules, dentry, mnt, need, op);
+	struct scratch *s;
+	__u32 start = 0;
+	int len, r;
+
+	s = get_scratch();
+	if (!s)
+		return verdict(c, s, cgid, op, 0, -1);
+	len = resolve(s, dentry, mnt, &start);
+	if (len < 0)
+		return verdict(c, s, cgid, op, 0, -1);
+	r = decide(c, s, cgid, rules, need, op, start, len);
+	if (flags & CHECK_REMEMBER) {
+		s->created = r ? 0 : (__u64)dentry;
+		s->created_policy = c->policy;
+	}
+	return r;
 }
 
-static __always_inline int check_exec(struct file *file, __u32 op)
+static __always_inline int check_path(struct ac_cage *c, __u64 cgid, struct dentry *dentry,
+				      struct vfsmount *mnt, __u32 need, __u32 op)
 {
-	return check_rules(&exec_rules, BPF_CORE_READ(file, f_path.dentry),
-			   BPF_CORE_READ(file, f_path.mnt), AC_READ, op);
+	return check_rules(c, cgid, &file_rules, dentry, mnt, need, op, 0);
+}
+
+static __always_inline int check_exec(struct ac_cage *c, __u64 cgid, struct file *file, __u32 op)
+{
+	return check_rules(c, cgid, &exec_rules, file->f_path.dentry, file->f_path.mnt,
+			   AC_READ, op, 0);
 }
 
 /* Is the cgroup directory (a dentry on cgroup2) the cage's cgroup or below it? */
@@ -83,30 +98,50 @@ static __always_inline bool cgroup_dir_in_cage(struct dentry *d, __u64 cgid)
 	return false;
 }
 
+/* Was this file created by this very open, its path checked for writing by
+ * path_mknod a moment ago in the same task under the same policy? Then
+ * file_open has nothing left to decide: write covers read, and walking the
+ * same path again would only double the cost of every create. FMODE_CREATED
+ * alone is not enough (O_TMPFILE sets no path_mknod); the dentry recorded by
+ * path_mknod ties the two hooks together. */
+static __always_inline bool created_here(struct ac_cage *c, struct file *file, __u32 mode)
+{
+	struct scratch *s;
+
+	if (!(mode & FMODE_CREATED_) || (file->f_flags & O_TMPFILE_))
+		return false;
+	s = get_scratch();
+	if (!s || s->created != (__u64)file->f_path.dentry || s->created_policy != c->policy)
+		return false;
+	s->created = 0;
+	return true;
+}
+
 SEC("lsm/file_open")
 int BPF_PROG(ac_file_open, struct file *file, int ret)
 {
-	__u32 mode, need, op;
 	struct ac_cage *c;
+	__u32 mode;
 	__u64 cgid;
 	int r;
 
 	if (ret)
 		return ret;
-	mode = BPF_CORE_READ(file, f_mode);
-	need = (mode & FMODE_WRITE_) ? AC_WRITE : AC_READ;
-	op = (mode & FMODE_WRITE_) ? AC_OP_OPEN_WRITE : AC_OP_OPEN_READ;
-	r = check_path(BPF_CORE_READ(file, f_path.dentry), BPF_CORE_READ(file, f_path.mnt), need, op);
-	if (r || !(mode & FMODE_WRITE_))
-		return r;
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	mode = file->f_mode;
+	if (!created_here(c, file, mode)) {
+		r = check_path(c, cgid, file->f_path.dentry, file->f_path.mnt,
+			       (mode & FMODE_WRITE_) ? AC_WRITE : AC_READ,
+			       (mode & FMODE_WRITE_) ? AC_OP_OPEN_WRITE : AC_OP_OPEN_READ);
+		if (r)
+			return r;
+	}
 	/* Writing cgroup files outside the cage (cgroup.procs of a parent)
 	 * would move a task out of its cage: refused whatever the policy. */
-	if (BPF_CORE_READ(file, f_path.dentry, d_sb, s_magic) != CGROUP2_MAGIC)
+	if (!(mode & FMODE_WRITE_) || file->f_path.dentry->d_sb->s_magic != CGROUP2_MAGIC)
 		return 0;
-	c = current_cage(&cgid);
-	if (!c)
-		return 0;
-	if (cgroup_dir_in_cage(BPF_CORE_READ(file, f_path.dentry, d_parent), cgid))
+	if (cgroup_dir_in_cage(file->f_path.dentry->d_parent, cgid))
 		return 0;
 	return verdict(c, get_scratch(), cgid, AC_OP_CGROUP, 0, -1);
 }
@@ -115,73 +150,107 @@ SEC("lsm/path_mknod")
 int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode_t mode,
 	     unsigned int dev, int ret)
 {
+	bool reg = (mode & 0170000) == 0100000 || !(mode & 0170000);
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	/* open(O_CREAT) and mknod(S_IFREG) create regular files */
-	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE,
-			  ((mode & 0170000) == 0100000 || !(mode & 0170000)) ? AC_OP_CREATE : AC_OP_MKNOD);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	/* open(O_CREAT) and mknod(S_IFREG) create regular files; the dentry
+	 * is remembered for file_open (created_here) */
+	return check_rules(c, cgid, &file_rules, dentry, dir->mnt, AC_WRITE,
+			   reg ? AC_OP_CREATE : AC_OP_MKNOD, reg ? CHECK_REMEMBER : 0);
 }
 
 SEC("lsm/path_mkdir")
 int BPF_PROG(ac_path_mkdir, const struct path *dir, struct dentry *dentry, umode_t mode, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE, AC_OP_MKDIR);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, AC_OP_MKDIR);
 }
 
 SEC("lsm/path_rmdir")
 int BPF_PROG(ac_path_rmdir, const struct path *dir, struct dentry *dentry, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE, AC_OP_RMDIR);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, AC_OP_RMDIR);
 }
 
 SEC("lsm/path_unlink")
 int BPF_PROG(ac_path_unlink, const struct path *dir, struct dentry *dentry, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE, AC_OP_UNLINK);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, AC_OP_UNLINK);
 }
 
 SEC("lsm/path_symlink")
 int BPF_PROG(ac_path_symlink, const struct path *dir, struct dentry *dentry,
 	     const char *old_name, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return check_path(dentry, BPF_CORE_READ(dir, mnt), AC_WRITE, AC_OP_SYMLINK);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, AC_OP_SYMLINK);
 }
 
 SEC("lsm/path_link")
 int BPF_PROG(ac_path_link, struct dentry *old_dentry, const struct path *new_dir,
 	     struct dentry *new_dentry, int ret)
 {
-	struct vfsmount *mnt;
+	struct ac_cage *c;
+	__u64 cgid;
 	int r;
 
 	if (ret)
 		return ret;
+	if (!(c = current_cage(&cgid)))
+		return 0;
 	/* a hard link is a new name for the old inode: both must be writable,
 	 * or a link would turn a read-only (or denied) file into a writable one.
 	 * Hard links never cross mounts, so both share new_dir's mount. */
-	mnt = BPF_CORE_READ(new_dir, mnt);
-	r = check_path(old_dentry, mnt, AC_WRITE, AC_OP_LINK);
+	r = check_path(c, cgid, old_dentry, new_dir->mnt, AC_WRITE, AC_OP_LINK);
 	if (r)
 		return r;
-	return check_path(new_dentry, mnt, AC_WRITE, AC_OP_LINK);
+	return check_path(c, cgid, new_dentry, new_dir->mnt, AC_WRITE, AC_OP_LINK);
 }
 
 static __always_inline int check_rename(const struct path *old_dir, struct dentry *old_dentry,
 					const struct path *new_dir, struct dentry *new_dentry)
 {
-	int r = check_path(old_dentry, BPF_CORE_READ(old_dir, mnt), AC_WRITE, AC_OP_RENAME);
+	struct ac_cage *c;
+	__u64 cgid;
+	int r;
 
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	r = check_path(c, cgid, old_dentry, old_dir->mnt, AC_WRITE, AC_OP_RENAME);
 	if (r)
 		return r;
-	return check_path(new_dentry, BPF_CORE_READ(new_dir, mnt), AC_WRITE, AC_OP_RENAME);
+	return check_path(c, cgid, new_dentry, new_dir->mnt, AC_WRITE, AC_OP_RENAME);
 }
 
 /* path_rename has a flags argument on 6.1 and later; the four-argument
@@ -207,60 +276,162 @@ int BPF_PROG(ac_path_rename4, const struct path *old_dir, struct dentry *old_den
 SEC("lsm/path_truncate")
 int BPF_PROG(ac_path_truncate, const struct path *path, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return check_path(BPF_CORE_READ(path, dentry), BPF_CORE_READ(path, mnt), AC_WRITE,
-			  AC_OP_TRUNCATE);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, AC_OP_TRUNCATE);
 }
 
 SEC("lsm/path_chmod")
 int BPF_PROG(ac_path_chmod, const struct path *path, umode_t mode, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return check_path(BPF_CORE_READ(path, dentry), BPF_CORE_READ(path, mnt), AC_WRITE,
-			  AC_OP_CHMOD);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, AC_OP_CHMOD);
 }
 
 SEC("lsm/path_chown")
 int BPF_PROG(ac_path_chown, const struct path *path, __u64 uid, __u64 gid, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return check_path(BPF_CORE_READ(path, dentry), BPF_CORE_READ(path, mnt), AC_WRITE,
-			  AC_OP_CHOWN);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, AC_OP_CHOWN);
 }
 
-/* xattr hooks carry a dentry but no mount: the mount is found from the
- * task's root or working directory; a dentry reachable from neither is
- * unresolved and refused. One exception: a stacked filesystem (overlayfs)
- * working on its hidden layers on the task's behalf, after the task's own
- * access through the overlay was checked. The kernel then runs with
- * overridden credentials (cred != real_cred), which userspace cannot do. */
+/* xattr and time changes reach hooks with a dentry but no mount. Its name is
+ * the first of these from which the walk reaches the dentry: the task's
+ * working directory's mount, its root's, then the other mounts of the
+ * dentry's filesystem in the task's mount namespace (so a file in a tmpfs
+ * /tmp is found from a working directory on ext4). A dentry none of them
+ * reaches is unresolved and refused.
+ * One exception: a stacked filesystem (overlayfs) working on its hidden
+ * layers on the task's behalf, after the task's own access through the
+ * overlay was checked. The kernel then runs with overridden credentials
+ * (cred != real_cred), which userspace cannot do. */
+#define PF_IO_WORKER_ 0x00000010
+#define MNT_CAND 8          /* mounts tried, at most */
+#define MNT_SCAN_MAX 4096   /* mounts of one filesystem looked at, at most */
+
 static __always_inline bool stacked_fs_internal(struct task_struct *t)
 {
-	return BPF_CORE_READ(t, cred) != BPF_CORE_READ(t, real_cred);
+	/* io_uring's own threads override credentials too (the submitter's,
+	 * when they changed after the thread was made): never an exception.
+	 * Personalities and SQPOLL, the other ways io_uring could make
+	 * cred != real_cred, are refused in a cage (ac_uring_*). */
+	if (t->flags & PF_IO_WORKER_)
+		return false;
+	return t->cred != t->real_cred;
+}
+
+/* The mounts of a superblock: a list_head through mount.mnt_instance up to
+ * 6.15ish, a NULL-terminated list through mount.mnt_next_for_sb after. */
+struct mount___list {
+	struct list_head mnt_instance;
+} __attribute__((preserve_access_index));
+
+struct super_block___list {
+	struct list_head s_mounts;
+} __attribute__((preserve_access_index));
+
+struct mnt_scan {
+	__u64 cand[MNT_CAND];  /* struct vfsmount * */
+	__u64 pos, head;
+	__u64 ns;               /* the task's struct mnt_namespace * */
+	__u32 n;
+};
+
+static __always_inline void add_cand(struct mnt_scan *m, __u64 vfsmnt)
+{
+	if (m->n < MNT_CAND) {
+		m->cand[m->n & (MNT_CAND - 1)] = vfsmnt;
+		m->n++;
+	}
+}
+
+static long mnt_scan_step(__u32 i, void *data)
+{
+	struct mnt_scan *m = data;
+	struct mount *mnt;
+
+	if (bpf_core_field_exists(struct mount, mnt_next_for_sb)) {
+		if (!m->pos)
+			return 1;
+		mnt = (struct mount *)m->pos;
+		m->pos = (__u64)BPF_CORE_READ(mnt, mnt_next_for_sb);
+	} else {
+		struct list_head *pos = (struct list_head *)m->pos;  /* outside the CO-RE macro */
+		__u64 next = (__u64)BPF_CORE_READ(pos, next);
+
+		if (!next || next == m->head)
+			return 1;
+		m->pos = next;
+		mnt = (struct mount *)(next - bpf_core_field_offset(struct mount___list, mnt_instance));
+	}
+	if ((__u64)BPF_CORE_READ(mnt, mnt_ns) == m->ns)
+		add_cand(m, (__u64)mnt + bpf_core_field_offset(struct mount, mnt));
+	return m->n >= MNT_CAND;
+}
+
+static __always_inline void mounts_of(struct super_block *sb, struct task_struct *t,
+				      struct mnt_scan *m)
+{
+	struct vfsmount *pwd = t->fs->pwd.mnt, *root = t->fs->root.mnt;
+
+	if (pwd->mnt_sb == sb)
+		add_cand(m, (__u64)pwd);
+	if (root->mnt_sb == sb)
+		add_cand(m, (__u64)root);
+	m->ns = (__u64)t->nsproxy->mnt_ns;
+	if (bpf_core_field_exists(struct mount, mnt_next_for_sb)) {
+		m->pos = (__u64)BPF_CORE_READ(sb, s_mounts);
+	} else {
+		m->head = (__u64)sb + bpf_core_field_offset(struct super_block___list, s_mounts);
+		m->pos = m->head;
+	}
+	bpf_loop(MNT_SCAN_MAX, mnt_scan_step, m, 0);
 }
 
 static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-	struct super_block *sb = BPF_CORE_READ(dentry, d_sb);
-	struct vfsmount *mnt;
+	struct mnt_scan m = {};
+	struct task_struct *t;
+	struct scratch *s;
 	struct ac_cage *c;
+	__u32 start = 0;
 	__u64 cgid;
+	int len = -1;
 
-	c = current_cage(&cgid);
-	if (!c)
+	if (!(c = current_cage(&cgid)))
 		return 0;
-	mnt = BPF_CORE_READ(t, fs, pwd.mnt);
-	if (BPF_CORE_READ(mnt, mnt_sb) != sb)
-		mnt = BPF_CORE_READ(t, fs, root.mnt);
-	if (BPF_CORE_READ(mnt, mnt_sb) == sb)
-		return check_path(dentry, mnt, AC_WRITE, op);
+	t = bpf_get_current_task_btf();
 	if (stacked_fs_internal(t))
 		return 0;
-	return verdict(c, get_scratch(), cgid, op, 0, -1);
+	s = get_scratch();
+	if (!s)
+		return verdict(c, s, cgid, op, 0, -1);
+	mounts_of(dentry->d_sb, t, &m);
+	for (int k = 0; k < MNT_CAND && len < 0; k++) {
+		if (k >= m.n)
+			break;
+		len = resolve(s, dentry, (struct vfsmount *)m.cand[k], &start);
+	}
+	if (len < 0)
+		return verdict(c, s, cgid, op, 0, -1);
+	return decide(c, s, cgid, &file_rules, AC_WRITE, op, start, len);
 }
 
 static __always_inline int check_xattr(struct dentry *dentry)
@@ -297,7 +468,7 @@ int BPF_PROG(ac_inode_removexattr, void *idmap, struct dentry *dentry, const cha
  * path_chown and path_truncate already, so they are not checked twice. */
 static __always_inline int check_setattr(struct dentry *dentry, struct iattr *attr)
 {
-	unsigned int valid = BPF_CORE_READ(attr, ia_valid);
+	unsigned int valid = attr->ia_valid;
 
 	if (!(valid & (ATTR_ATIME_ | ATTR_MTIME_)) ||
 	    (valid & (ATTR_MODE_ | ATTR_UID_ | ATTR_GID_ | ATTR_SIZE_)))
@@ -325,34 +496,46 @@ int BPF_PROG(ac_inode_setattr3, void *idmap, struct dentry *dentry, struct iattr
 SEC("lsm/bprm_check_security")
 int BPF_PROG(ac_bprm_check, struct linux_binprm *bprm, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return check_exec(BPF_CORE_READ(bprm, file), AC_OP_EXEC);
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_exec(c, cgid, bprm->file, AC_OP_EXEC);
 }
 
 SEC("lsm/mmap_file")
 int BPF_PROG(ac_mmap_file, struct file *file, unsigned long reqprot, unsigned long prot,
 	     unsigned long flags, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	if (!file || !(prot & PROT_EXEC_))
+	if (!file || !(prot & PROT_EXEC_) || !(c = current_cage(&cgid)))
 		return 0;
-	return check_exec(file, AC_OP_MMAP_EXEC);
+	return check_exec(c, cgid, file, AC_OP_MMAP_EXEC);
 }
 
 SEC("lsm/file_mprotect")
 int BPF_PROG(ac_file_mprotect, struct vm_area_struct *vma, unsigned long reqprot,
 	     unsigned long prot, int ret)
 {
+	struct ac_cage *c;
 	struct file *file;
+	__u64 cgid;
 
 	if (ret)
 		return ret;
-	file = BPF_CORE_READ(vma, vm_file);
-	if (!file || !(prot & PROT_EXEC_))
+	if (!(prot & PROT_EXEC_) || !(c = current_cage(&cgid)))
 		return 0;
-	return check_exec(file, AC_OP_MMAP_EXEC);
+	file = vma->vm_file;
+	if (!file)
+		return 0;
+	return check_exec(c, cgid, file, AC_OP_MMAP_EXEC);
 }
 
 /* Containment: a cage may not change the mount tree, use bpf(), nor trace
@@ -399,6 +582,28 @@ int BPF_PROG(ac_sb_pivotroot, const struct path *old_path, const struct path *ne
 	if (ret)
 		return ret;
 	return refuse_in_cage(AC_OP_MOUNT);
+}
+
+/* io_uring requests that run under other credentials (a registered
+ * personality) and SQPOLL rings (whose kernel thread may run requests
+ * under the submitter's credentials) are refused in a cage: a caged task's
+ * file checks never meet credentials it did not have itself. Plain
+ * io_uring works and is checked by the same hooks as the system calls.
+ * The loader leaves these out on kernels without io_uring. */
+SEC("lsm/uring_override_creds")
+int BPF_PROG(ac_uring_override_creds, const struct cred *new, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_URING);
+}
+
+SEC("lsm/uring_sqpoll")
+int BPF_PROG(ac_uring_sqpoll, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_URING);
 }
 
 /* The bpf hook gained a `bool kernel` argument after 6.1; the loader

@@ -44,6 +44,9 @@ struct scratch {
 	char buf[AC_PATH_MAX + 256];
 	struct ac_key key;
 	char pad[16];    /* reads of up to 255 bytes into key.path stay inside */
+	__u64 created;   /* dentry that path_mknod let this task create */
+	__u32 created_policy;
+	__u32 pad2;
 };
 
 struct {
@@ -72,9 +75,13 @@ static __always_inline struct scratch *get_scratch(void)
 enum walk_status { WALK_OK = 0, WALK_UNRESOLVED = 1 };
 
 struct walk_ctx {
+	struct scratch *s;
 	struct dentry *dentry;
 	struct mount *mnt;
-	__u32 pos;        /* start of the path built so far in scratch->buf */
+	struct dentry *root;        /* mnt's root dentry */
+	struct mount *mparent;      /* mnt's parent mount */
+	struct dentry *mountpoint;  /* where mnt is mounted in mparent */
+	__u32 pos;        /* start of the path built so far in s->buf */
 	__u32 status;
 	__u32 done;
 };
@@ -84,39 +91,79 @@ static __always_inline struct mount *real_mount(struct vfsmount *v)
 	return (struct mount *)((void *)v - bpf_core_field_offset(struct mount, mnt));
 }
 
-/* one step of the walk towards the root: one component, or one mount crossing */
+/* Enter mount m: its root, parent and mountpoint, neighbours in struct mount
+ * on every kernel so far (one read then, three otherwise). */
+static __always_inline void enter_mount(struct walk_ctx *w, struct mount *m)
+{
+	__u32 op = bpf_core_field_offset(struct mount, mnt_parent);
+	struct {
+		struct mount *parent;
+		struct dentry *mountpoint;
+		struct dentry *root;
+	} h;
+
+	w->mnt = m;
+	if (bpf_core_field_offset(struct mount, mnt_mountpoint) == op + 8 &&
+	    bpf_core_field_offset(struct mount, mnt) + bpf_core_field_offset(struct vfsmount, mnt_root) ==
+	    op + 16) {
+		bpf_probe_read_kernel(&h, sizeof(h), (void *)m + op);
+		w->mparent = h.parent;
+		w->mountpoint = h.mountpoint;
+		w->root = h.root;
+		return;
+	}
+	w->mparent = BPF_CORE_READ(m, mnt_parent);
+	w->mountpoint = BPF_CORE_READ(m, mnt_mountpoint);
+	w->root = BPF_CORE_READ(m, mnt.mnt_root);
+}
+
+/* d's parent and name. They are neighbours in struct dentry on every kernel
+ * so far: one read then, two otherwise (the offsets are load-time constants,
+ * so the verifier keeps one branch). */
+static __always_inline struct dentry *parent_name(struct dentry *d, struct qstr *name)
+{
+	__u32 op = bpf_core_field_offset(struct dentry, d_parent);
+	__u32 on = bpf_core_field_offset(struct dentry, d_name);
+	struct {
+		struct dentry *parent;
+		struct qstr name;
+	} h;
+
+	if (on == op + sizeof(h.parent)) {
+		bpf_probe_read_kernel(&h, sizeof(h), (void *)d + op);
+		*name = h.name;
+		return h.parent;
+	}
+	*name = BPF_CORE_READ(d, d_name);
+	return BPF_CORE_READ(d, d_parent);
+}
+
+/* One step of the walk towards the root: one component, or one mount
+ * crossing. A component costs two reads: parent and name, then the name's
+ * bytes, written right to left into s->buf; a mount costs one. */
 static long walk_step(__u32 i, void *data)
 {
 	struct walk_ctx *w = data;
-	struct scratch *s;
+	struct scratch *s = w->s;
 	struct dentry *d = w->dentry, *parent;
-	struct mount *m = w->mnt, *mparent;
 	struct qstr name;
 	__u32 len, pos;
 
-	parent = BPF_CORE_READ(d, d_parent);
-	if (d == BPF_CORE_READ(m, mnt.mnt_root) || d == parent) {
-		if (d != BPF_CORE_READ(m, mnt.mnt_root)) {
-			w->status = WALK_UNRESOLVED;  /* not reachable from a mount */
+	if (d == w->root) {
+		if (w->mparent == w->mnt) {           /* the namespace's root */
 			w->done = 1;
 			return 1;
 		}
-		mparent = BPF_CORE_READ(m, mnt_parent);
-		if (mparent == m) {                   /* the namespace's root */
-			w->done = 1;
-			return 1;
-		}
-		w->dentry = BPF_CORE_READ(m, mnt_mountpoint);
-		w->mnt = mparent;
+		w->dentry = w->mountpoint;
+		enter_mount(w, w->mparent);
 		return 0;
 	}
-	s = bpf_task_storage_get(&scratch_store, bpf_get_current_task_btf(), 0, 0);
-	if (!s) {
-		w->status = WALK_UNRESOLVED;
+	parent = parent_name(d, &name);
+	if (d == parent) {
+		w->status = WALK_UNRESOLVED;          /* not reachable from the mount */
 		w->done = 1;
 		return 1;
 	}
-	name = BPF_CORE_READ(d, d_name);
 	len = name.len;
 	pos = w->pos;
 	if (len > 255 || pos < len + 1 || pos > AC_PATH_MAX) {
@@ -141,9 +188,9 @@ static long walk_step(__u32 i, void *data)
 static __always_inline int resolve(struct scratch *s, struct dentry *dentry,
 				   struct vfsmount *vmnt, __u32 *start)
 {
-	struct walk_ctx w = { .dentry = dentry, .mnt = real_mount(vmnt),
-			      .pos = AC_PATH_MAX };
+	struct walk_ctx w = { .s = s, .dentry = dentry, .pos = AC_PATH_MAX };
 
+	enter_mount(&w, real_mount(vmnt));
 	bpf_loop(WALK_MAX + 64, walk_step, &w, 0);
 	if (!w.done || w.status != WALK_OK)
 		return -1;

@@ -350,10 +350,10 @@ int BPF_PROG(ac_socket_sendmsg, struct socket *sock, struct msghdr *msg, int siz
 
 	if (ret)
 		return ret;
-	name = BPF_CORE_READ(msg, msg_name);
+	name = msg->msg_name;
 	if (!name)
 		return 0;   /* to the connected peer, checked at connect */
-	return check_sockaddr(sock, name, BPF_CORE_READ(msg, msg_namelen), AC_OP_SEND);
+	return check_sockaddr(sock, name, msg->msg_namelen, AC_OP_SEND);
 }
 
 /* Families a cage may create: unix, IPv4, IPv6 (their peers are checked),
@@ -506,5 +506,5 @@ int BPF_PROG(ac_unix_may_send, struct socket *sock, struct socket *other, int re
 {
 	if (ret)
 		return ret;
-	return check_unix(BPF_CORE_READ(other, sk));
+	return check_unix(other->sk);
 }

@@ -16,6 +16,7 @@ static const char *const op_names[AC_OP__MAX] = {
 	[AC_OP_CGROUP] = "cgroup_write", [AC_OP_CONNECT] = "connect", [AC_OP_BIND] = "bind",
 	[AC_OP_SEND] = "send", [AC_OP_RECV] = "recv", [AC_OP_SOCKET] = "socket",
 	[AC_OP_UNIX_CONNECT] = "unix_connect", [AC_OP_UTIMES] = "utimes",
+	[AC_OP_URING] = "io_uring",
 };
 
 const char *event_family_name(unsigned family, char *buf, size_t len)

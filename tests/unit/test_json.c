@@ -59,3 +59,15 @@ Test(json, event_line)
 			 "\"action\":\"denied\"}\n");
 	free(buf);
 }
+
+/* every operation the programs can report has its own event name */
+Test(json, every_op_has_a_distinct_name)
+{
+	for (uint32_t a = 1; a < AC_OP__MAX; a++) {
+		cr_assert_str_neq(event_op_name(a), "unknown", "op %u has no name", a);
+		for (uint32_t b = 1; b < a; b++)
+			cr_assert_str_neq(event_op_name(a), event_op_name(b), "ops %u and %u share a name", a, b);
+	}
+	cr_assert_str_eq(event_op_name(AC_OP_URING), "io_uring");
+	cr_assert_str_eq(event_op_name(AC_OP__MAX), "unknown");
+}

@@ -96,6 +96,38 @@ diff $T/ro.before $T/ro.after > $T/ro.diff && ok "the read-only tree is unchange
 for op in open_write create mkdir rmdir unlink rename link symlink truncate chmod chown setxattr mknod utimes; do
 	event "  ... $op reported" $T/ev.json op=$op action=denied
 done
+echo "# files that open creates"
+mkdir -p /run/e2e-ro /run/e2e-rw   # a tmpfs: O_TMPFILE works there
+sed -e 's|read: \[|read: [/run/e2e-ro, |' -e 's|write: \[|write: [/run/e2e-rw, |' $T/fs.yaml > $T/create.yaml
+sed 's/^name: fs/name: fs\nmode: audit/' $T/create.yaml > $T/create-audit.yaml
+PC="$AC run --policy $T/create.yaml --events $T/create.json --"
+expect "O_TMPFILE in a read-only directory is denied" 1 $PC /usr/bin/python3 -c \
+	'import os; os.open("/run/e2e-ro", os.O_TMPFILE | os.O_WRONLY, 0o600)'
+event "  ... reported as open_write beneath it" $T/create.json op=open_write 'path~=/run/e2e-ro/#[0-9]+' 
+expect "O_TMPFILE where write is granted" 0 $PC /usr/bin/python3 -c \
+	'import os; os.write(os.open("/run/e2e-rw", os.O_TMPFILE | os.O_WRONLY, 0o600), b"x")'
+expect "open(O_CREAT) where write is granted, then writing and reading it" 0 $PC /bin/sh -c \
+	'echo made > /run/e2e-rw/new && [ "$(cat /run/e2e-rw/new)" = made ]'
+expect "audit: open(O_CREAT) in a read-only directory succeeds" 0 $AC run --policy $T/create-audit.yaml \
+	--events $T/create-audit.json -- /bin/sh -c 'echo a > /run/e2e-ro/audit-made'
+event "  ... reported once as create" $T/create-audit.json op=create path=/run/e2e-ro/audit-made action=audited
+event "  ... and not again by the open that created it" $T/create-audit.json --none op=open_write path=/run/e2e-ro/audit-made
+expect "audit: opening the existing file for write is reported" 0 $AC run --policy $T/create-audit.yaml \
+	--events $T/create-audit.json -- /bin/sh -c 'echo a >> /run/e2e-ro/audit-made'
+event "  ... as open_write" $T/create-audit.json op=open_write path=/run/e2e-ro/audit-made action=audited
+echo "# time and xattr changes on another filesystem than the working directory's"
+echo x > /run/e2e-rw/t; echo x > /run/e2e-ro/t; cd /srv/rw   # the overlay; /run is a tmpfs
+expect "touch of a writable file on the tmpfs" 0 $PC /usr/bin/touch -d 2001-01-01 /run/e2e-rw/t
+[ "$(stat -c %Y /run/e2e-rw/t)" = "$(date -d 2001-01-01 +%s)" ] && ok "  ... changes its time" || no "  ... changes its time" "$(stat -c %y /run/e2e-rw/t)"
+expect "touch of a read-only file on the tmpfs is denied" 1 $PC /usr/bin/touch -d 2001-01-01 /run/e2e-ro/t
+event "  ... reported with its path" $T/create.json op=utimes path=/run/e2e-ro/t action=denied
+expect "setxattr on a writable file on the tmpfs" 0 $PC /usr/bin/python3 -c \
+	'import os; os.setxattr("/run/e2e-rw/t", "trusted.agentcage", b"1")'
+expect "setxattr on a read-only file on the tmpfs is denied" 1 $PC /usr/bin/python3 -c \
+	'import os; os.setxattr("/run/e2e-ro/t", "trusted.agentcage", b"1")'
+event "  ... reported with its path" $T/create.json op=setxattr path=/run/e2e-ro/t action=denied
+cd "$T"
+rm -rf /run/e2e-ro /run/e2e-rw
 expect "the same operations succeed where write is granted" 0 $P /bin/sh -c '
 	cd /srv/rw && echo x >> f && touch n && mkdir d && rmdir d && mv n m && ln m l && ln -s m s &&
 	truncate -s 0 m && chmod 600 m && chown 65534 m && touch -d 2001-01-01 m && mkfifo p && rm m l s p &&
@@ -133,6 +165,26 @@ import ctypes, sys; l = ctypes.CDLL(None); r = l.syscall(321, 0, None, 0); sys.e
 event "  ... reported as bpf" $T/ev.json op=bpf
 expect "signals to agentcage itself are refused" 1 $P /bin/sh -c 'kill -TERM $PPID'
 event "  ... reported as signal" $T/ev.json op=signal
+
+echo "# io_uring"
+U=$repo/build/uring-test
+cat > $T/uring.yaml <<Y
+name: uring
+files:
+  read: [/usr, /lib, /lib64, /etc/ld.so.cache, /srv/ro, $U]
+  deny: [/etc/shadow, /srv/ro/secret]
+exec:
+  allow: [$U, /usr/lib]
+Y
+UR="$AC run --policy $T/uring.yaml --events $T/uring.json --"
+expect "outside a cage, an SQPOLL ring can be set up (control)" 0 $U sqpoll
+expect "outside a cage, a personality opens a file (control)" 0 $U personality /srv/ro/f
+expect "in a cage, a plain ring opens an allowed file" 0 $UR $U open /srv/ro/f
+expect "in a cage, a plain ring cannot open a denied file" 1 $UR $U open /srv/ro/secret
+event "  ... reported as open_read" $T/uring.json op=open_read path=/srv/ro/secret action=denied
+expect "in a cage, a request under a registered personality is refused" 1 $UR $U personality /srv/ro/f
+event "  ... reported as io_uring" $T/uring.json op=io_uring action=denied
+expect "in a cage, an SQPOLL ring is refused" 1 $UR $U sqpoll
 
 echo "# an uncaged process while a cage runs"
 $AC run --policy $T/fs.yaml -- /bin/sleep 30 & cage=$!

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Check an agentcage events file: every line must be a JSON object with the
 required fields; exit 0 if some event matches all KEY=VALUE arguments
-(`!KEY=VALUE` asserts that no event matches)."""
+(`--none` first: exit 0 if none does). KEY~=REGEX matches a value by a
+regular expression (re.fullmatch)."""
 import json, re, sys
 
 REQUIRED = {"time", "cage", "pid", "uid", "comm", "op", "action"}
@@ -14,6 +15,8 @@ def main():
     if neg:
         conds = conds[1:]
     want = dict(c.split("=", 1) for c in conds)
+    rx = {k[:-1]: re.compile(v) for k, v in want.items() if k.endswith("~")}
+    want = {k: v for k, v in want.items() if not k.endswith("~")}
     events = []
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
@@ -35,12 +38,13 @@ def main():
             if e["action"] not in ("denied", "audited"):
                 sys.exit(f"{path}:{n}: bad action {e['action']!r}")
             events.append(e)
-    hit = [e for e in events if all(str(e.get(k)) == v for k, v in want.items())]
+    hit = [e for e in events if all(str(e.get(k)) == v for k, v in want.items())
+           and all(r.fullmatch(str(e.get(k))) for k, r in rx.items())]
     if neg:
         if hit:
             sys.exit(f"unexpected event: {hit[0]}")
         return
     if not hit:
-        sys.exit(f"no event with {want} among {len(events)}: {events[-5:]}")
+        sys.exit(f"no event with {want} {rx} among {len(events)}: {events[-5:]}")
 
 main()
