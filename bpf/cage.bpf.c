@@ -31,10 +31,6 @@ struct {
 
 #define CHECK_REMEMBER 1u  /* on success, remember the dentry as created */
 
-/* Check one path of a caged task against a rule trie: the longest entry must
- * grant at least `need` (AC_READ or AC_WRITE) and not be a deny. Exec
- * entries hold 1, so they pass with need AC_READ. Every hook finds the cage
- * first (current_cage) and reads nothing else for an uncaged task. */
 /* The decision on the resolved path s->buf[start..start+len) */
 static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cgid, void *rules,
 				  __u32 need, __u32 op, __u32 start, int len)
@@ -48,6 +44,10 @@ static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cg
 	return verdict(c, s, cgid, op, start, len);
 }
 
+/* Check one path of a caged task against a rule trie: the longest entry must
+ * grant at least `need` (AC_READ or AC_WRITE) and not be a deny. Exec
+ * entries hold 1, so they pass with need AC_READ. Every hook finds the cage
+ * first (current_cage) and reads nothing else for an uncaged task. */
 static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rules,
 				       struct dentry *dentry, struct vfsmount *mnt,
 				       __u32 need, __u32 op, __u32 flags)
@@ -80,6 +80,28 @@ static __always_inline int check_exec(struct ac_cage *c, __u64 cgid, struct file
 {
 	return check_rules(c, cgid, &exec_rules, file->f_path.dentry, file->f_path.mnt,
 			   AC_READ, op, 0);
+}
+
+/* The hooks that check one name for writing: an entry in a directory
+ * (mkdir, rmdir, unlink, symlink), or a whole path (truncate, chmod, chown). */
+static __always_inline int check_entry(const struct path *dir, struct dentry *dentry, __u32 op)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, op);
+}
+
+static __always_inline int check_whole(const struct path *path, __u32 op)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, op);
 }
 
 /* Is the cgroup directory (a dentry on cgroup2) the cage's cgroup or below it? */
@@ -167,54 +189,34 @@ int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode
 SEC("lsm/path_mkdir")
 int BPF_PROG(ac_path_mkdir, const struct path *dir, struct dentry *dentry, umode_t mode, int ret)
 {
-	struct ac_cage *c;
-	__u64 cgid;
-
 	if (ret)
 		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, AC_OP_MKDIR);
+	return check_entry(dir, dentry, AC_OP_MKDIR);
 }
 
 SEC("lsm/path_rmdir")
 int BPF_PROG(ac_path_rmdir, const struct path *dir, struct dentry *dentry, int ret)
 {
-	struct ac_cage *c;
-	__u64 cgid;
-
 	if (ret)
 		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, AC_OP_RMDIR);
+	return check_entry(dir, dentry, AC_OP_RMDIR);
 }
 
 SEC("lsm/path_unlink")
 int BPF_PROG(ac_path_unlink, const struct path *dir, struct dentry *dentry, int ret)
 {
-	struct ac_cage *c;
-	__u64 cgid;
-
 	if (ret)
 		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, AC_OP_UNLINK);
+	return check_entry(dir, dentry, AC_OP_UNLINK);
 }
 
 SEC("lsm/path_symlink")
 int BPF_PROG(ac_path_symlink, const struct path *dir, struct dentry *dentry,
 	     const char *old_name, int ret)
 {
-	struct ac_cage *c;
-	__u64 cgid;
-
 	if (ret)
 		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, AC_OP_SYMLINK);
+	return check_entry(dir, dentry, AC_OP_SYMLINK);
 }
 
 SEC("lsm/path_link")
@@ -276,40 +278,25 @@ int BPF_PROG(ac_path_rename4, const struct path *old_dir, struct dentry *old_den
 SEC("lsm/path_truncate")
 int BPF_PROG(ac_path_truncate, const struct path *path, int ret)
 {
-	struct ac_cage *c;
-	__u64 cgid;
-
 	if (ret)
 		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, AC_OP_TRUNCATE);
+	return check_whole(path, AC_OP_TRUNCATE);
 }
 
 SEC("lsm/path_chmod")
 int BPF_PROG(ac_path_chmod, const struct path *path, umode_t mode, int ret)
 {
-	struct ac_cage *c;
-	__u64 cgid;
-
 	if (ret)
 		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, AC_OP_CHMOD);
+	return check_whole(path, AC_OP_CHMOD);
 }
 
 SEC("lsm/path_chown")
 int BPF_PROG(ac_path_chown, const struct path *path, __u64 uid, __u64 gid, int ret)
 {
-	struct ac_cage *c;
-	__u64 cgid;
-
 	if (ret)
 		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, AC_OP_CHOWN);
+	return check_whole(path, AC_OP_CHOWN);
 }
 
 /* xattr and time changes reach hooks with a dentry but no mount. Its name is
@@ -352,6 +339,7 @@ struct mnt_scan {
 	__u64 pos, head;
 	__u64 ns;               /* the task's struct mnt_namespace * */
 	__u32 n;
+	__u32 scanned;          /* the namespace's mounts were added */
 };
 
 static __always_inline void add_cand(struct mnt_scan *m, __u64 vfsmnt)
@@ -386,15 +374,10 @@ static long mnt_scan_step(__u32 i, void *data)
 	return m->n >= MNT_CAND;
 }
 
-static __always_inline void mounts_of(struct super_block *sb, struct task_struct *t,
-				      struct mnt_scan *m)
+/* Append the mounts of sb in t's mount namespace to m's candidates. */
+static __always_inline void scan_mounts(struct super_block *sb, struct task_struct *t,
+					struct mnt_scan *m)
 {
-	struct vfsmount *pwd = t->fs->pwd.mnt, *root = t->fs->root.mnt;
-
-	if (pwd->mnt_sb == sb)
-		add_cand(m, (__u64)pwd);
-	if (root->mnt_sb == sb)
-		add_cand(m, (__u64)root);
 	m->ns = (__u64)t->nsproxy->mnt_ns;
 	if (bpf_core_field_exists(struct mount, mnt_next_for_sb)) {
 		m->pos = (__u64)BPF_CORE_READ(sb, s_mounts);
@@ -408,7 +391,9 @@ static __always_inline void mounts_of(struct super_block *sb, struct task_struct
 static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 {
 	struct mnt_scan m = {};
+	struct vfsmount *pwd, *root;
 	struct task_struct *t;
+	struct super_block *sb;
 	struct scratch *s;
 	struct ac_cage *c;
 	__u32 start = 0;
@@ -423,8 +408,19 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 	s = get_scratch();
 	if (!s)
 		return verdict(c, s, cgid, op, 0, -1);
-	mounts_of(dentry->d_sb, t, &m);
+	sb = dentry->d_sb;
+	pwd = t->fs->pwd.mnt;
+	root = t->fs->root.mnt;
+	if (pwd->mnt_sb == sb)
+		add_cand(&m, (__u64)pwd);
+	if (root->mnt_sb == sb)
+		add_cand(&m, (__u64)root);
 	for (int k = 0; k < MNT_CAND && len < 0; k++) {
+		if (k == m.n && !m.scanned) {
+			/* neither reaches it: the other mounts, only now */
+			scan_mounts(sb, t, &m);
+			m.scanned = 1;
+		}
 		if (k >= m.n)
 			break;
 		len = resolve(s, dentry, (struct vfsmount *)m.cand[k], &start);
@@ -434,18 +430,13 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 	return decide(c, s, cgid, &file_rules, AC_WRITE, op, start, len);
 }
 
-static __always_inline int check_xattr(struct dentry *dentry)
-{
-	return check_nomnt(dentry, AC_OP_SETXATTR);
-}
-
 SEC("lsm/inode_setxattr")
 int BPF_PROG(ac_inode_setxattr, void *idmap, struct dentry *dentry, const char *name,
 	     const void *value, size_t size, int flags, int ret)
 {
 	if (ret)
 		return ret;
-	return check_xattr(dentry);
+	return check_nomnt(dentry, AC_OP_SETXATTR);
 }
 
 SEC("lsm/inode_removexattr")
@@ -453,7 +444,7 @@ int BPF_PROG(ac_inode_removexattr, void *idmap, struct dentry *dentry, const cha
 {
 	if (ret)
 		return ret;
-	return check_xattr(dentry);
+	return check_nomnt(dentry, AC_OP_SETXATTR);
 }
 
 #define ATTR_MODE_ (1 << 0)

@@ -286,12 +286,6 @@ static __always_inline void emit_net(struct scratch *s, __u64 cgid, __u32 op, __
 	bpf_ringbuf_submit(e, 0);
 }
 
-static __always_inline void emit(struct scratch *s, __u64 cgid, __u32 op, __u32 action,
-				 __u32 start, int len)
-{
-	emit_net(s, cgid, op, action, start, len, NULL);
-}
-
 /* The verdict for a caged access: 0 allow, -EPERM deny (audit: report only),
  * with its event (net: the peer of a network access, or NULL). */
 static __always_inline int verdict_net(struct ac_cage *c, struct scratch *s, __u64 cgid,
