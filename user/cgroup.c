@@ -1,6 +1,5 @@
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +68,7 @@ static void sweep(const char *parent)
 		if (de->d_type != DT_DIR || !dash)
 			continue;
 		pid = strtol(dash + 1, &end, 10);
-		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (*end || !owner_gone(pid))
 			continue;    /* its agentcage (or a process with its pid) lives */
 		snprintf(old.path, sizeof(old.path), "%s/%s", parent, de->d_name);
 		cgroup_destroy(&old);

@@ -29,6 +29,11 @@ int rm_tree(const char *dir)
 	return lstat(dir, &st) == 0 || errno != ENOENT ? -1 : 0;
 }
 
+int owner_gone(long pid)
+{
+	return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
 void tmp_sweep(void)
 {
 	glob_t g;
@@ -41,7 +46,7 @@ void tmp_sweep(void)
 		char *end;
 		long pid = strtol(p, &end, 10);
 
-		if (end == p || *end != '-' || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (end == p || *end != '-' || !owner_gone(pid))
 			continue;
 		if (lstat(g.gl_pathv[i], &st) || !S_ISDIR(st.st_mode) || st.st_uid != 0)
 			continue;

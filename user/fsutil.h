@@ -6,6 +6,8 @@
  * symlinks. Entries that cannot be removed (cgroup control files) are
  * skipped. Returns 0 when dir is gone, -1 otherwise. */
 int rm_tree(const char *dir);
+/* Is the process pid, whose number names a leftover (cgroup, tmp dir), gone? */
+int owner_gone(long pid);
 /* Remove the private tmp directories (/tmp/agentcage-PID-XXXXXX, root's)
  * of agentcage processes that are gone. */
 void tmp_sweep(void);
