@@ -86,12 +86,13 @@ for r in $(seq 1 $ROUNDS); do
 	echo "round $r of $ROUNDS done" >&2
 done
 
+# the median of a[1..n], for the awk reports below
+MED='function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }'
 echo "ns per op, median of $ROUNDS rounds:"
 printf '%-44s %8s %8s %8s\n' "" open create exec
 for c in $CONFIGS; do
-	awk -v c=$c -v l="$(label $c)" '
-	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-		return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
+	awk -v c=$c -v l="$(label $c)" "$MED"'
 	$2 == c {n++; o[n] = $3; k[n] = $4; e[n] = $5}
 	END {printf "%-44s %8d %8d %8d\n", l, med(o, n), med(k, n), med(e, n)}' results.txt
 done
@@ -101,9 +102,7 @@ echo "ratios against the baseline of the same round (1.00 = no cost), median of 
 printf '%-44s %8s %8s %8s\n' "" open create exec
 for c in $CONFIGS; do
 	[ $c = base ] && continue
-	awk -v c=$c -v l="$(label $c)" '
-	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-		return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
+	awk -v c=$c -v l="$(label $c)" "$MED"'
 	$2 == "base" {bo[$1] = $3; bk[$1] = $4; be[$1] = $5}
 	$2 == c {n++; o[n] = $3 / bo[$1]; k[n] = $4 / bk[$1]; e[n] = $5 / be[$1]}
 	END {printf "%-44s %8.2f %8.2f %8.2f\n", l, med(o, n), med(k, n), med(e, n)}' results.txt
@@ -111,9 +110,8 @@ done
 awk '$2 == "base" {for (i = 3; i <= 5; i++) {if (!(i in lo) || $i < lo[i]) lo[i] = $i; if ($i > hi[i]) hi[i] = $i}}
 	END {printf "\nnoise: the baseline varied between rounds by %.2fx (open), %.2fx (create), %.2fx (exec)\n",
 		hi[3]/lo[3], hi[4]/lo[4], hi[5]/lo[5]}' results.txt
-awk '$2 == "a" {ao[$1] = $3; ac[$1] = $4} $2 == "d" {n++; o[n] = ao[$1] / $3; k[n] = ac[$1] / $4}
-	function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-		return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
+awk "$MED"'
+	$2 == "a" {ao[$1] = $3; ac[$1] = $4} $2 == "d" {n++; o[n] = ao[$1] / $3; k[n] = ac[$1] / $4}
 	END {if (n) printf "(a) against the floor (d) of the same round: open %.2f, create %.2f (target: within 1.02)\n", med(o, n), med(k, n)}' results.txt
 
 # Where the caged cost goes: the kernel's own count of the time spent in each
