@@ -339,7 +339,6 @@ struct mnt_scan {
 	__u64 pos, head;
 	__u64 ns;               /* the task's struct mnt_namespace * */
 	__u32 n;
-	__u32 scanned;          /* the namespace's mounts were added */
 };
 
 static __always_inline void add_cand(struct mnt_scan *m, __u64 vfsmnt)
@@ -374,9 +373,10 @@ static long mnt_scan_step(__u32 i, void *data)
 	return m->n >= MNT_CAND;
 }
 
-/* Append the mounts of sb in t's mount namespace to m's candidates. */
-static __always_inline void scan_mounts(struct super_block *sb, struct task_struct *t,
-					struct mnt_scan *m)
+/* Where the mounts of sb start (the list shape is fixed at load time), and
+ * t's mount namespace, for mnt_scan_step. */
+static __always_inline void scan_start(struct super_block *sb, struct task_struct *t,
+				       struct mnt_scan *m)
 {
 	m->ns = (__u64)t->nsproxy->mnt_ns;
 	if (bpf_core_field_exists(struct mount, mnt_next_for_sb)) {
@@ -385,7 +385,22 @@ static __always_inline void scan_mounts(struct super_block *sb, struct task_stru
 		m->head = (__u64)sb + bpf_core_field_offset(struct super_block___list, s_mounts);
 		m->pos = m->head;
 	}
-	bpf_loop(MNT_SCAN_MAX, mnt_scan_step, m, 0);
+}
+
+/* The first of m's candidates from index `from` whose walk reaches dentry:
+ * the path length, or -1. */
+static __always_inline int first_reaching(struct scratch *s, struct dentry *dentry,
+					  struct mnt_scan *m, __u32 from, __u32 *start)
+{
+	int len = -1;
+
+	for (__u32 k = 0; k < MNT_CAND && len < 0; k++) {
+		if (k >= m->n)
+			break;
+		if (k >= from)
+			len = resolve(s, dentry, (struct vfsmount *)m->cand[k], start);
+	}
+	return len;
 }
 
 static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
@@ -396,9 +411,9 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 	struct super_block *sb;
 	struct scratch *s;
 	struct ac_cage *c;
-	__u32 start = 0;
+	__u32 start = 0, from;
 	__u64 cgid;
-	int len = -1;
+	int len;
 
 	if (!(c = current_cage(&cgid)))
 		return 0;
@@ -415,15 +430,13 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 		add_cand(&m, (__u64)pwd);
 	if (root->mnt_sb == sb)
 		add_cand(&m, (__u64)root);
-	for (int k = 0; k < MNT_CAND && len < 0; k++) {
-		if (k == m.n && !m.scanned) {
-			/* neither reaches it: the other mounts, only now */
-			scan_mounts(sb, t, &m);
-			m.scanned = 1;
-		}
-		if (k >= m.n)
-			break;
-		len = resolve(s, dentry, (struct vfsmount *)m.cand[k], &start);
+	scan_start(sb, t, &m);
+	len = first_reaching(s, dentry, &m, 0, &start);
+	if (len < 0) {
+		/* neither reaches it: the other mounts, only now */
+		from = m.n;
+		bpf_loop(MNT_SCAN_MAX, mnt_scan_step, &m, 0);
+		len = first_reaching(s, dentry, &m, from, &start);
 	}
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
