@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* agentcage: file, exec and containment policy per cage, enforced by BPF LSM. */
 #include "cage_common.bpf.h"
+#include "dircache.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -30,18 +31,53 @@ struct {
 } exec_rules SEC(".maps");
 
 #define CHECK_REMEMBER 1u  /* on success, remember the dentry as created */
+#define CHECK_DIR 2u       /* the class may come from, and go to, the directory cache */
+
+static __always_inline bool grants(__u32 cls, __u32 need)
+{
+	return cls != AC_DENY && cls >= need;
+}
 
 /* The decision on the resolved path s->buf[start..start+len) */
 static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cgid, void *rules,
-				  __u32 need, __u32 op, __u32 start, int len)
+				  __u32 policy, __u32 need, __u32 op, __u32 start, int len)
 {
-	__u32 *cls;
+	__u32 *v;
 
-	make_key(s, c->policy, start, len);
-	cls = bpf_map_lookup_elem(rules, &s->key);
-	if (cls && *cls != AC_DENY && *cls >= need)
+	make_key(s, policy, start, len);
+	v = bpf_map_lookup_elem(rules, &s->key);
+	if (v && grants(*v & AC_CLASS_MASK, need))
 		return 0;
 	return verdict(c, s, cgid, op, start, len);
+}
+
+/* The decision on s->buf[start..start+len) by its directory's lookup, when
+ * no rule lies below that directory (the directory is the path up to
+ * first->pos); then the class is remembered in the directory cache. */
+static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u64 cgid,
+				      __u32 policy, struct dentry *dentry, struct vfsmount *mnt,
+				      __u32 need, __u32 op, __u32 start, int len,
+				      const struct walk_first *first, __u32 rs, __u32 ms)
+{
+	__u32 dlen, klen, val = 0, *v;
+
+	if (!first->parent || first->pos < start || first->pos >= AC_PATH_MAX)
+		return decide(c, s, cgid, &file_rules, policy, need, op, start, len);
+	dlen = first->pos - start;
+	if (dlen)
+		make_key(s, policy, start, dlen);
+	else
+		make_key(s, policy, first->pos, 1);     /* the root: "/" */
+	klen = dlen ? dlen + 1 : 1;
+	v = bpf_map_lookup_elem(&file_rules, &s->key);
+	if (v)
+		val = *v;
+	if ((val & AC_DEEPER) && (val >> AC_VAL_LEN_SHIFT) == klen)
+		return decide(c, s, cgid, &file_rules, policy, need, op, start, len);
+	if (!grants(val & AC_CLASS_MASK, need))
+		return verdict(c, s, cgid, op, start, len);
+	dir_fill(policy, s, dentry, mnt, first, rs, ms, val & AC_CLASS_MASK);
+	return 0;
 }
 
 /* Check one path of a caged task against a rule trie: the longest entry must
@@ -52,20 +88,34 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 				       struct dentry *dentry, struct vfsmount *mnt,
 				       __u32 need, __u32 op, __u32 flags)
 {
+	struct walk_first first = {};
+	__u32 start = 0, policy, rs = 0, ms = 0;
 	struct scratch *s;
-	__u32 start = 0;
+	bool fill = false;
 	int len, r;
 
 	s = get_scratch();
 	if (!s)
 		return verdict(c, s, cgid, op, 0, -1);
-	len = resolve(s, dentry, mnt, &start);
+	policy = c->policy;
+	if (flags & CHECK_DIR) {
+		if (dir_cached(c, dentry, mnt, need)) {
+			r = 0;
+			goto out;
+		}
+		fill = dir_fill_begin(s, &rs, &ms);
+	}
+	len = resolve_first(s, dentry, mnt, &start, &first);
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
-	r = decide(c, s, cgid, rules, need, op, start, len);
+	if (fill)
+		r = decide_dir(c, s, cgid, policy, dentry, mnt, need, op, start, len, &first, rs, ms);
+	else
+		r = decide(c, s, cgid, rules, policy, need, op, start, len);
+out:
 	if (flags & CHECK_REMEMBER) {
 		s->created = r ? 0 : (__u64)dentry;
-		s->created_policy = c->policy;
+		s->created_policy = policy;
 	}
 	return r;
 }
@@ -73,7 +123,7 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 static __always_inline int check_path(struct ac_cage *c, __u64 cgid, struct dentry *dentry,
 				      struct vfsmount *mnt, __u32 need, __u32 op)
 {
-	return check_rules(c, cgid, &file_rules, dentry, mnt, need, op, 0);
+	return check_rules(c, cgid, &file_rules, dentry, mnt, need, op, CHECK_DIR);
 }
 
 static __always_inline int check_exec(struct ac_cage *c, __u64 cgid, struct file *file, __u32 op)
@@ -183,7 +233,7 @@ int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode
 	/* open(O_CREAT) and mknod(S_IFREG) create regular files; the dentry
 	 * is remembered for file_open (created_here) */
 	return check_rules(c, cgid, &file_rules, dentry, dir->mnt, AC_WRITE,
-			   reg ? AC_OP_CREATE : AC_OP_MKNOD, reg ? CHECK_REMEMBER : 0);
+			   reg ? AC_OP_CREATE : AC_OP_MKNOD, CHECK_DIR | (reg ? CHECK_REMEMBER : 0));
 }
 
 SEC("lsm/path_mkdir")
@@ -440,7 +490,7 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 	}
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
-	return decide(c, s, cgid, &file_rules, AC_WRITE, op, start, len);
+	return decide(c, s, cgid, &file_rules, c->policy, AC_WRITE, op, start, len);
 }
 
 SEC("lsm/inode_setxattr")

@@ -12,6 +12,16 @@
 /* access classes stored in the file trie; on equal length the larger wins */
 enum ac_class { AC_NONE = 0, AC_READ = 1, AC_WRITE = 2, AC_DENY = 3 };
 
+/* A file trie value: the class in the low byte; AC_DEEPER when some rule
+ * lies below the entry; the entry's key length from bit 16. Entries that
+ * are no rule (markers) sit at each directory above a rule, with the class
+ * of the longest rule covering them, so that a directory whose own lookup
+ * finds no AC_DEEPER entry of its exact length gives every name in it the
+ * class of that lookup. */
+#define AC_CLASS_MASK 0xffu
+#define AC_DEEPER 0x100u
+#define AC_VAL_LEN_SHIFT 16
+
 enum ac_op {
 	AC_OP_OPEN_READ = 1, AC_OP_OPEN_WRITE, AC_OP_CREATE, AC_OP_MKNOD,
 	AC_OP_MKDIR, AC_OP_RMDIR, AC_OP_UNLINK, AC_OP_RENAME, AC_OP_LINK,
@@ -73,6 +83,7 @@ struct ac_event {
 enum ac_stat {
 	AC_STAT_LOST = 0,        /* ring buffer full */
 	AC_STAT_SUPPRESSED,      /* packet events over the rate limit */
+	AC_STAT_DIR_HIT,         /* file decisions taken from the directory cache */
 	AC_STAT__MAX
 };
 

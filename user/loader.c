@@ -197,7 +197,7 @@ int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs
 		return 0;     /* LOADER_NO_LSM: no file and exec programs */
 	ffd = bpf_map__fd(l->skel->maps.file_rules);
 	efd = bpf_map__fd(l->skel->maps.exec_rules);
-	if (put(ffd, policy, rs->files, rs->nfiles) || put(efd, policy, rs->exec, rs->nexec)) {
+	if (put(ffd, policy, rs->trie, rs->ntrie) || put(efd, policy, rs->exec, rs->nexec)) {
 		snprintf(err, errlen, "cannot write policy rules into the kernel: %s", strerror(errno));
 		loader_del_rules(l, policy, rs);
 		return -1;
@@ -209,7 +209,7 @@ void loader_del_rules(struct loader *l, uint32_t policy, const struct ruleset *r
 {
 	if (!l->skel)
 		return;
-	del(bpf_map__fd(l->skel->maps.file_rules), policy, rs->files, rs->nfiles);
+	del(bpf_map__fd(l->skel->maps.file_rules), policy, rs->trie, rs->ntrie);
 	del(bpf_map__fd(l->skel->maps.exec_rules), policy, rs->exec, rs->nexec);
 }
 

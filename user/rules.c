@@ -172,6 +172,60 @@ static int add_unix(const struct plist *pl, struct ruleset *rs, const struct rul
 	return 0;
 }
 
+static const struct rule *longest(const struct rule *l, size_t n, const char *path);
+
+static struct rule *find(struct rule *l, size_t n, const char *key, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (l[i].len == len && !memcmp(l[i].key, key, len))
+			return &l[i];
+	return NULL;
+}
+
+/* The file trie: each rule, then a marker at each directory above a rule
+ * that is no rule itself (see AC_DEEPER). */
+static int build_trie(struct ruleset *rs)
+{
+	size_t cap = rs->nfiles;
+
+	for (size_t i = 0; i < rs->nfiles; i++)
+		for (size_t j = 0; j + 1 < rs->files[i].len; j++)
+			cap += rs->files[i].key[j] == '/';
+	rs->trie = calloc(cap ? cap : 1, sizeof(*rs->trie));
+	if (!rs->trie)
+		return -1;
+	memcpy(rs->trie, rs->files, rs->nfiles * sizeof(*rs->files));
+	rs->ntrie = rs->nfiles;
+	for (size_t i = 0; i < rs->nfiles; i++) {
+		const struct rule *f = &rs->files[i];
+
+		for (size_t j = 0; j + 1 < f->len; j++) {
+			struct rule *t;
+			char dir[AC_KEY_PATH + 1];
+
+			if (f->key[j] != '/')
+				continue;
+			t = find(rs->trie, rs->ntrie, f->key, j + 1);
+			if (!t) {
+				const struct rule *cover;
+
+				memcpy(dir, f->key, j + 1);
+				dir[j + (j > 0 ? 0 : 1)] = 0;     /* "/a/" -> "/a", "/" stays */
+				cover = longest(rs->files, rs->nfiles, dir);
+				t = &rs->trie[rs->ntrie++];
+				memset(t, 0, sizeof(*t));
+				memcpy(t->key, f->key, j + 1);
+				t->len = j + 1;
+				t->cls = cover ? cover->cls : AC_NONE;
+			}
+			t->cls |= AC_DEEPER;
+		}
+	}
+	for (size_t i = 0; i < rs->ntrie; i++)
+		rs->trie[i].cls |= (uint32_t)rs->trie[i].len << AC_VAL_LEN_SHIFT;
+	return 0;
+}
+
 int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve_links,
 		  struct ruleset *rs, char *err, size_t errlen)
 {
@@ -184,6 +238,11 @@ int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve
 		rules_free(rs);
 		return -1;
 	}
+	if (build_trie(rs)) {
+		snprintf(err, errlen, "out of memory");
+		rules_free(rs);
+		return -1;
+	}
 	return 0;
 }
 
@@ -192,6 +251,7 @@ void rules_free(struct ruleset *rs)
 	free(rs->files);
 	free(rs->exec);
 	free(rs->unix_peers);
+	free(rs->trie);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -213,6 +273,23 @@ uint32_t rules_file_class(const struct ruleset *rs, const char *path)
 	const struct rule *r = longest(rs->files, rs->nfiles, path);
 
 	return r ? r->cls : AC_NONE;
+}
+
+uint32_t rules_trie_value(const struct ruleset *rs, const char *path)
+{
+	const struct rule *r = longest(rs->trie, rs->ntrie, path);
+
+	return r ? r->cls : 0;
+}
+
+int rules_dir_uniform(const struct ruleset *rs, const char *dir, uint32_t *cls)
+{
+	char key[AC_KEY_PATH];
+	size_t n = rules_key(dir, strlen(dir), key);
+	uint32_t v = rules_trie_value(rs, dir);
+
+	*cls = v & AC_CLASS_MASK;
+	return !((v & AC_DEEPER) && strlen(dir) < AC_KEY_PATH && (v >> AC_VAL_LEN_SHIFT) == n);
 }
 
 int rules_exec_allowed(const struct ruleset *rs, const char *path)

@@ -15,6 +15,8 @@ struct rule {
 struct ruleset {
 	struct rule *files, *exec;
 	size_t nfiles, nexec;
+	struct rule *trie;           /* the file trie: files and markers, cls a trie value */
+	size_t ntrie;
 	struct rule *unix_peers;     /* network.unix: socket paths and @abstract names */
 	size_t nunix;
 };
@@ -35,6 +37,11 @@ size_t rules_key(const char *path, size_t len, char *out);
 
 /* Longest-match lookups, as the kernel does them. */
 uint32_t rules_file_class(const struct ruleset *rs, const char *path);
+/* The trie value the kernel finds for path (0: none), as the programs do it. */
+uint32_t rules_trie_value(const struct ruleset *rs, const char *path);
+/* Do all names in directory dir get one class, by the trie (the programs'
+ * directory cache test)? Then *cls is that class. */
+int rules_dir_uniform(const struct ruleset *rs, const char *dir, uint32_t *cls);
 int rules_exec_allowed(const struct ruleset *rs, const char *path);
 /* May a caged task reach the unix socket at path, or "@name" (abstract)? */
 int rules_unix_allowed(const struct ruleset *rs, const char *name, size_t len);

@@ -113,6 +113,9 @@ static void report_lost(struct run *r, int final)
 		diag_warn("%llu events lost in total", (unsigned long long)lost);
 	if (final && supp)
 		diag_warn("%llu dropped-packet events not shown in total", (unsigned long long)supp);
+	if (final && diag_verbose)
+		diag_info("%llu file decisions taken from the directory cache",
+			  (unsigned long long)loader_stat(&r->ld, AC_STAT_DIR_HIT));
 }
 
 /* Resolve every hostname of pol (failures are reported, not fatal) and

@@ -1,4 +1,5 @@
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 #include "policy.h"
 #include "rules.h"
@@ -115,4 +116,51 @@ Test(rules, key_encoding)
 	cr_assert_eq(memcmp(k, "/", 1), 0);
 	cr_assert_eq(rules_key("/etc", 4, k), 5);
 	cr_assert_eq(memcmp(k, "/etc/", 5), 0);
+}
+
+/* The trie with its markers gives every path the class of the rules alone,
+ * and a directory it calls uniform gives each name in it that class. */
+Test(rules, trie_markers_keep_classes_and_mark_uniform_directories)
+{
+	static const char *paths[] = { "/", "/usr", "/usr/bin", "/usr/bin/ls", "/usr/local",
+		"/usr/local/bin", "/usr/local/bin/x", "/etc", "/etc/ssl", "/etc/ssl/private",
+		"/etc/ssl/private/key", "/etc/ssl/private/ok", "/etc/ssl/private/ok/a", "/work",
+		"/workshop", "/home/agent/proj", "/home/agent/proj/src/a.c", "/home", "/tmp" };
+	static const char *names[] = { "a", "ok", "local", "private", "bin", "proj", "src" };
+	size_t npaths = sizeof(paths) / sizeof(paths[0]), nnames = sizeof(names) / sizeof(names[0]);
+	uint32_t cls;
+
+	compile("files:\n  read: [/usr, /etc/ssl/private/ok, /]\n  write: [/usr/local, \"${CWD}\"]\n"
+		"  deny: [/etc/ssl/private, /work]\n");
+	for (size_t i = 0; i < npaths; i++) {
+		cr_expect_eq(rules_trie_value(&rs, paths[i]) & AC_CLASS_MASK,
+			     rules_file_class(&rs, paths[i]), "%s", paths[i]);
+		if (!rules_dir_uniform(&rs, paths[i], &cls))
+			continue;
+		cr_expect_eq(cls, rules_file_class(&rs, paths[i]), "%s", paths[i]);
+		for (size_t j = 0; j < nnames; j++) {
+			char child[256];
+
+			snprintf(child, sizeof(child), "%s/%s", strcmp(paths[i], "/") ? paths[i] : "",
+				 names[j]);
+			cr_expect_eq(rules_file_class(&rs, child), cls, "%s", child);
+		}
+	}
+	/* directories with a rule below them are not uniform */
+	cr_assert_not(rules_dir_uniform(&rs, "/", &cls));
+	cr_assert_not(rules_dir_uniform(&rs, "/usr", &cls));
+	cr_assert_not(rules_dir_uniform(&rs, "/etc/ssl", &cls));
+	cr_assert_not(rules_dir_uniform(&rs, "/etc/ssl/private", &cls));
+	cr_assert_not(rules_dir_uniform(&rs, "/home/agent", &cls));
+	/* and the others are */
+	cr_assert(rules_dir_uniform(&rs, "/usr/local", &cls));
+	cr_assert_eq(cls, AC_WRITE);
+	cr_assert(rules_dir_uniform(&rs, "/usr/bin", &cls));
+	cr_assert_eq(cls, AC_READ);
+	cr_assert(rules_dir_uniform(&rs, "/etc/ssl/private/ok", &cls));
+	cr_assert_eq(cls, AC_READ);
+	cr_assert(rules_dir_uniform(&rs, "/tmp", &cls));
+	cr_assert_eq(cls, AC_READ);
+	cr_assert(rules_dir_uniform(&rs, "/home/agent/proj/src", &cls));
+	cr_assert_eq(cls, AC_WRITE);
 }

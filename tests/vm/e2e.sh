@@ -253,6 +253,47 @@ expect "a run after one killed while loading" 0 $P /bin/true
 [ ! -e /sys/fs/cgroup/agentcage/stale-$dead ] && [ ! -e /tmp/agentcage-$dead-AbCdEf ] \
 	&& ok "  ... removes the dead run's cgroup and tmp directory" || no "  ... stale cgroup and tmp swept" "$(ls -d /sys/fs/cgroup/agentcage/stale-* /tmp/agentcage-$dead-* 2>&1)"
 
+echo "# the directory cache"
+# A directory caches the class of its names only while nothing moved it and
+# the policy is the same: each case makes the cache answer (the -v count
+# shows it did), then changes that from outside the cage, and the same kind
+# of create must be refused at once.
+mkdir -p /run/dc/w/sub /run/dc/w/keep /run/dc/w/m /run/dc/w/sub3/inner /run/dc/w/sub4 /run/dc/ro/m
+sed -e 's|read: \[|read: [/run/dc, |' -e 's|write: \[|write: [/run/dc/w, |' \
+	-e 's|deny: \[|deny: [/run/dc/w/keep/secret, |' $T/fs.yaml > $T/dc.yaml
+cat > $T/dc-loop.sh <<'S'
+# DIR NEXT: make and remove files in DIR until /run/dc/w/go appears, then try NEXT/after
+dir=$1 next=$2
+for i in $(seq 50); do { true > $dir/f$i && rm $dir/f$i; } 2>/dev/null || echo "early failure at $i"; done
+echo ready > /run/dc/w/ready
+while [ ! -e /run/dc/w/go ]; do sleep 0.05; done
+if { true > $next/after; } 2>/dev/null; then echo allowed; else echo denied; fi
+S
+# dc_case NAME DIR NEXT CHANGE...: fill DIR's cache in a cage, run CHANGE outside, create in NEXT
+dc_case() { local name=$1 dir=$2 next=$3; shift 3; rm -f /run/dc/w/ready /run/dc/w/go
+	cp $T/dc.yaml $T/dc-live.yaml
+	$AC run -v --policy $T/dc-live.yaml --events $T/dc.json -- /bin/sh $T/dc-loop.sh $dir $next \
+		> $T/dc.out 2> $T/dc.err & dc_pid=$!
+	started /run/dc/w/ready; "$@"; touch /run/dc/w/go; wait $dc_pid
+	local hits=$(sed -n 's/.* \([0-9]*\) file decisions taken from the directory cache.*/\1/p' $T/dc.err)
+	[ "${hits:-0}" -ge 50 ] && ok "$name: the cache answered ($hits times)" || no "$name: the cache answered" "$(cat $T/dc.err)"
+	[ "$(cat $T/dc.out)" = denied ] && ok "$name: then the create is refused at once" || no "$name: then the create is refused" "$(cat $T/dc.out)"
+	event "  ... reported with its path" $T/dc.json op=create path=$next/after action=denied; }
+dc_case "a rename" /run/dc/w/sub /run/dc/ro/sub mv /run/dc/w/sub /run/dc/ro/sub
+mount -t tmpfs dc /run/dc/w/m
+dc_case "a moved mount" /run/dc/w/m /run/dc/ro/m mount --move /run/dc/w/m /run/dc/ro/m
+umount /run/dc/ro/m
+dc_case "a rename of an ancestor" /run/dc/w/sub3/inner /run/dc/ro/sub3/inner mv /run/dc/w/sub3 /run/dc/ro/sub3
+dc_reload() { sed 's|write: \[/run/dc/w, |write: [|' $T/dc.yaml > $T/dc-live.yaml; kill -HUP $dc_pid; sleep 3; }
+dc_case "a reload" /run/dc/w/sub4 /run/dc/w/sub4 dc_reload
+cat > $T/dc-keep.sh <<'S'
+for i in $(seq 50); do { true > /run/dc/w/keep/f$i && rm /run/dc/w/keep/f$i; } 2>/dev/null || echo "early failure at $i"; done
+if { true > /run/dc/w/keep/secret; } 2>/dev/null; then echo allowed; else echo denied; fi
+S
+out=$($AC run --policy $T/dc.yaml -- /bin/sh $T/dc-keep.sh 2>/dev/null)
+[ "$out" = denied ] && ok "a directory with a rule below it is not cached: its denied name stays denied" || no "a directory with a rule below it" "$out"
+[ ! -e /run/dc/w/keep/secret ] && ok "  ... and the file does not exist" || no "  ... and the file does not exist"
+
 echo "# events"
 python3 -c 'import os; d = b"/srv/ro/we\"ird\nname"; os.makedirs(d); open(d + b"/bad\xff", "w").close()'
 $P /usr/bin/python3 -c 'open(b"/srv/ro/we\"ird\nname/bad\xff", "ab")' > $T/weird.out 2>&1

@@ -1,0 +1,135 @@
+/* The directory cache: a directory's inode remembers the class that every
+ * name in it gets (when no rule lies below the directory, see AC_DEEPER),
+ * so that the next create, unlink or open there needs no path walk.
+ *
+ * An entry holds while nothing can have changed the directory's path:
+ * - the kernel's own seqlocks for that, rename_lock (every d_move and
+ *   d_exchange) and mount_lock (every change of the mount tree), have the
+ *   values read before the walk that filled the entry, and were even then
+ *   and after it (the test the kernel's d_path makes);
+ * - the entry lives in inode storage, freed with the inode: a new inode at
+ *   the same address starts empty; it also names the dentry and mount;
+ * - only filesystems whose directories move by rename alone: not network
+ *   or FUSE filesystems, whose server can move a directory the dcache had
+ *   forgotten, nor kernfs, proc or overlayfs;
+ * - the policy id is the cage's current one (a reload makes a new id).
+ * Without the two kernel symbols (kallsyms) nothing is cached. */
+#ifndef AGENTCAGE_DIRCACHE_BPF_H
+#define AGENTCAGE_DIRCACHE_BPF_H
+#include "cage_common.bpf.h"
+
+#define TMPFS_MAGIC_ 0x01021994
+#define EXT4_SUPER_MAGIC_ 0xEF53
+#define XFS_SUPER_MAGIC_ 0x58465342
+#define BTRFS_SUPER_MAGIC_ 0x9123683E
+
+struct ac_dir_entry {
+	struct bpf_spin_lock lock;
+	__u32 policy;
+	__u32 cls;
+	__u32 rseq, mseq;
+	__u64 dentry, mnt;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_INODE_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct ac_dir_entry);
+} dir_cache SEC(".maps");
+
+extern const void rename_lock __ksym __weak;
+extern const void mount_lock __ksym __weak;
+
+/* Both sequence counts; false when a change is under way or they are unknown */
+static __always_inline bool read_seqs(__u32 *rs, __u32 *ms)
+{
+	if (!&rename_lock || !&mount_lock)
+		return false;
+	*rs = BPF_CORE_READ((seqlock_t *)&rename_lock, seqcount.seqcount.sequence);
+	*ms = BPF_CORE_READ((seqlock_t *)&mount_lock, seqcount.seqcount.sequence);
+	return !((*rs | *ms) & 1);
+}
+
+/* A full memory barrier: BPF's fetching atomics are fully ordered. It keeps
+ * the walk's reads between the two reads of the sequence counts. */
+static __always_inline void fence(struct scratch *s)
+{
+	__u64 v = __sync_fetch_and_add(&s->fence, 1);
+
+	barrier_var(v);
+}
+
+static __always_inline bool dir_cacheable(struct dentry *dir)
+{
+	unsigned long magic = dir->d_sb->s_magic;
+
+	return magic == TMPFS_MAGIC_ || magic == EXT4_SUPER_MAGIC_ ||
+	       magic == XFS_SUPER_MAGIC_ || magic == BTRFS_SUPER_MAGIC_;
+}
+
+/* Does the cache of dentry's directory grant `need` under the cage's policy?
+ * A miss, or a class that does not grant it, leaves the decision (and its
+ * event, with the path) to the walk. */
+static __always_inline bool dir_cached(struct ac_cage *c, struct dentry *dentry,
+				       struct vfsmount *mnt, __u32 need)
+{
+	struct ac_dir_entry *e;
+	struct dentry *dir;
+	__u32 rs, ms, cls;
+	bool hit;
+
+	if (!read_seqs(&rs, &ms) || dentry == mnt->mnt_root)
+		return false;
+	dir = dentry->d_parent;
+	e = bpf_inode_storage_get(&dir_cache, dir->d_inode, 0, 0);
+	if (!e)
+		return false;
+	bpf_spin_lock(&e->lock);
+	hit = e->policy == c->policy && e->rseq == rs && e->mseq == ms &&
+	      e->dentry == (__u64)dir && e->mnt == (__u64)mnt;
+	cls = e->cls;
+	bpf_spin_unlock(&e->lock);
+	if (!hit || cls == AC_DENY || cls < need)
+		return false;
+	stat_inc(AC_STAT_DIR_HIT);
+	return true;
+}
+
+/* Before a walk that may fill the cache: the sequence counts, or false */
+static __always_inline bool dir_fill_begin(struct scratch *s, __u32 *rs, __u32 *ms)
+{
+	bool ok = read_seqs(rs, ms);
+
+	fence(s);
+	return ok;
+}
+
+/* After it: remember cls for dentry's directory when the walk went through
+ * that directory, on its mount, and nothing moved meanwhile. */
+static __always_inline void dir_fill(__u32 policy, struct scratch *s, struct dentry *dentry,
+				     struct vfsmount *mnt, const struct walk_first *first,
+				     __u32 rs, __u32 ms, __u32 cls)
+{
+	struct dentry *dir = dentry->d_parent;
+	struct ac_dir_entry *e;
+	__u32 rs2, ms2;
+
+	if (dentry == mnt->mnt_root || first->parent != (__u64)dir || !dir_cacheable(dir))
+		return;
+	fence(s);
+	if (!read_seqs(&rs2, &ms2) || rs2 != rs || ms2 != ms)
+		return;
+	e = bpf_inode_storage_get(&dir_cache, dir->d_inode, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!e)
+		return;
+	bpf_spin_lock(&e->lock);
+	e->policy = policy;
+	e->cls = cls;
+	e->rseq = rs;
+	e->mseq = ms;
+	e->dentry = (__u64)dir;
+	e->mnt = (__u64)mnt;
+	bpf_spin_unlock(&e->lock);
+}
+#endif
