@@ -33,11 +33,6 @@ struct {
 #define CHECK_REMEMBER 1u  /* on success, remember the dentry as created */
 #define CHECK_DIR 2u       /* the class may come from, and go to, the directory cache */
 
-static __always_inline bool grants(__u32 cls, __u32 need)
-{
-	return cls != AC_DENY && cls >= need;
-}
-
 /* The decision on the resolved path s->buf[start..start+len) */
 static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cgid, void *rules,
 				  __u32 policy, __u32 need, __u32 op, __u32 start, int len)
@@ -57,7 +52,7 @@ static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cg
 static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u64 cgid,
 				      __u32 policy, struct dentry *dentry, struct vfsmount *mnt,
 				      __u32 need, __u32 op, __u32 start, int len,
-				      const struct walk_first *first, __u32 rs, __u32 ms)
+				      const struct walk_first *first, const struct dir_seqs *q)
 {
 	__u32 dlen, klen, val = 0, *v;
 
@@ -76,7 +71,7 @@ static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u6
 		return decide(c, s, cgid, &file_rules, policy, need, op, start, len);
 	if (!grants(val & AC_CLASS_MASK, need))
 		return verdict(c, s, cgid, op, start, len);
-	dir_fill(policy, s, dentry, mnt, first, rs, ms, val & AC_CLASS_MASK);
+	dir_fill(policy, s, dentry, mnt, first, q, val & AC_CLASS_MASK);
 	return 0;
 }
 
@@ -89,9 +84,9 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 				       __u32 need, __u32 op, __u32 flags)
 {
 	struct walk_first first = {};
-	__u32 start = 0, policy, rs = 0, ms = 0;
+	struct dir_seqs q = {};
+	__u32 start = 0, policy;
 	struct scratch *s;
-	bool fill = false;
 	int len, r;
 
 	s = get_scratch();
@@ -99,17 +94,18 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 		return verdict(c, s, cgid, op, 0, -1);
 	policy = c->policy;
 	if (flags & CHECK_DIR) {
-		if (dir_cached(c, dentry, mnt, need)) {
+		if (dir_cached(policy, dentry, mnt, need, &q)) {
 			r = 0;
 			goto out;
 		}
-		fill = dir_fill_begin(s, &rs, &ms);
+		if (q.ok)
+			fence(s);   /* the walk's reads come after the counts' */
 	}
 	len = resolve_first(s, dentry, mnt, &start, &first);
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
-	if (fill)
-		r = decide_dir(c, s, cgid, policy, dentry, mnt, need, op, start, len, &first, rs, ms);
+	if (q.ok)
+		r = decide_dir(c, s, cgid, policy, dentry, mnt, need, op, start, len, &first, &q);
 	else
 		r = decide(c, s, cgid, rules, policy, need, op, start, len);
 out:

@@ -316,6 +316,12 @@ static __always_inline void emit_net(struct scratch *s, __u64 cgid, __u32 op, __
 	bpf_ringbuf_submit(e, 0);
 }
 
+/* Does a rule class grant `need` (AC_READ or AC_WRITE)? */
+static __always_inline bool grants(__u32 cls, __u32 need)
+{
+	return cls != AC_DENY && cls >= need;
+}
+
 /* The verdict for a caged access: 0 allow, -EPERM deny (audit: report only),
  * with its event (net: the peer of a network access, or NULL). */
 static __always_inline int verdict_net(struct ac_cage *c, struct scratch *s, __u64 cgid,

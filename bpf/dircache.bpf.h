@@ -68,57 +68,57 @@ static __always_inline bool dir_cacheable(struct dentry *dir)
 	       magic == XFS_SUPER_MAGIC_ || magic == BTRFS_SUPER_MAGIC_;
 }
 
-/* Does the cache of dentry's directory grant `need` under the cage's policy?
- * A miss, or a class that does not grant it, leaves the decision (and its
- * event, with the path) to the walk. */
-static __always_inline bool dir_cached(struct ac_cage *c, struct dentry *dentry,
-				       struct vfsmount *mnt, __u32 need)
+/* The sequence counts read before a lookup; ok: the walk after a miss may
+ * fill the cache */
+struct dir_seqs {
+	__u32 rs, ms;
+	bool ok;
+};
+
+/* Does the cache of dentry's directory grant `need` under policy? A miss, or
+ * a class that does not grant it, leaves the decision (and its event, with
+ * the path) to the walk; q keeps the counts for dir_fill. */
+static __always_inline bool dir_cached(__u32 policy, struct dentry *dentry, struct vfsmount *mnt,
+				       __u32 need, struct dir_seqs *q)
 {
 	struct ac_dir_entry *e;
 	struct dentry *dir;
-	__u32 rs, ms, cls;
+	__u32 cls;
 	bool hit;
 
-	if (!read_seqs(&rs, &ms) || dentry == mnt->mnt_root)
+	q->ok = read_seqs(&q->rs, &q->ms);
+	if (!q->ok || dentry == mnt->mnt_root)
 		return false;
 	dir = dentry->d_parent;
 	e = bpf_inode_storage_get(&dir_cache, dir->d_inode, 0, 0);
 	if (!e)
 		return false;
 	bpf_spin_lock(&e->lock);
-	hit = e->policy == c->policy && e->rseq == rs && e->mseq == ms &&
+	hit = e->policy == policy && e->rseq == q->rs && e->mseq == q->ms &&
 	      e->dentry == (__u64)dir && e->mnt == (__u64)mnt;
 	cls = e->cls;
 	bpf_spin_unlock(&e->lock);
-	if (!hit || cls == AC_DENY || cls < need)
+	if (!hit || !grants(cls, need))
 		return false;
 	stat_inc(AC_STAT_DIR_HIT);
 	return true;
 }
 
-/* Before a walk that may fill the cache: the sequence counts, or false */
-static __always_inline bool dir_fill_begin(struct scratch *s, __u32 *rs, __u32 *ms)
-{
-	bool ok = read_seqs(rs, ms);
-
-	fence(s);
-	return ok;
-}
-
-/* After it: remember cls for dentry's directory when the walk went through
- * that directory, on its mount, and nothing moved meanwhile. */
+/* After the walk: remember cls for dentry's directory when the walk's first
+ * step went through that directory (so dentry is no mount root) and nothing
+ * moved since q was read. */
 static __always_inline void dir_fill(__u32 policy, struct scratch *s, struct dentry *dentry,
 				     struct vfsmount *mnt, const struct walk_first *first,
-				     __u32 rs, __u32 ms, __u32 cls)
+				     const struct dir_seqs *q, __u32 cls)
 {
 	struct dentry *dir = dentry->d_parent;
 	struct ac_dir_entry *e;
 	__u32 rs2, ms2;
 
-	if (dentry == mnt->mnt_root || first->parent != (__u64)dir || !dir_cacheable(dir))
+	if (first->parent != (__u64)dir || !dir_cacheable(dir))
 		return;
 	fence(s);
-	if (!read_seqs(&rs2, &ms2) || rs2 != rs || ms2 != ms)
+	if (!read_seqs(&rs2, &ms2) || rs2 != q->rs || ms2 != q->ms)
 		return;
 	e = bpf_inode_storage_get(&dir_cache, dir->d_inode, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!e)
@@ -126,8 +126,8 @@ static __always_inline void dir_fill(__u32 policy, struct scratch *s, struct den
 	bpf_spin_lock(&e->lock);
 	e->policy = policy;
 	e->cls = cls;
-	e->rseq = rs;
-	e->mseq = ms;
+	e->rseq = q->rs;
+	e->mseq = q->ms;
 	e->dentry = (__u64)dir;
 	e->mnt = (__u64)mnt;
 	bpf_spin_unlock(&e->lock);

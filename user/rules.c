@@ -81,17 +81,23 @@ toolong:
 	return -1;
 }
 
+static struct rule *find(struct rule *l, size_t n, const char *key, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (l[i].len == len && !memcmp(l[i].key, key, len))
+			return &l[i];
+	return NULL;
+}
+
 static int add(struct rule **list, size_t *n, const char *path, uint32_t cls)
 {
 	struct rule r = { .cls = cls }, *l;
 
 	r.len = rules_key(path, strlen(path), r.key);
-	for (size_t i = 0; i < *n; i++) {
-		if ((*list)[i].len == r.len && !memcmp((*list)[i].key, r.key, r.len)) {
-			if (cls > (*list)[i].cls)
-				(*list)[i].cls = cls;   /* deny beats write beats read */
-			return 0;
-		}
+	if ((l = find(*list, *n, r.key, r.len))) {
+		if (cls > l->cls)
+			l->cls = cls;   /* deny beats write beats read */
+		return 0;
 	}
 	l = realloc(*list, (*n + 1) * sizeof(*l));
 	if (!l)
@@ -173,14 +179,6 @@ static int add_unix(const struct plist *pl, struct ruleset *rs, const struct rul
 }
 
 static const struct rule *longest(const struct rule *l, size_t n, const char *path);
-
-static struct rule *find(struct rule *l, size_t n, const char *key, size_t len)
-{
-	for (size_t i = 0; i < n; i++)
-		if (l[i].len == len && !memcmp(l[i].key, key, len))
-			return &l[i];
-	return NULL;
-}
 
 /* The file trie: each rule, then a marker at each directory above a rule
  * that is no rule itself (see AC_DEEPER). */
@@ -284,12 +282,11 @@ uint32_t rules_trie_value(const struct ruleset *rs, const char *path)
 
 int rules_dir_uniform(const struct ruleset *rs, const char *dir, uint32_t *cls)
 {
-	char key[AC_KEY_PATH];
-	size_t n = rules_key(dir, strlen(dir), key);
+	size_t len = strlen(dir), n = len > 1 ? len + 1 : 1;   /* the key's length, untruncated */
 	uint32_t v = rules_trie_value(rs, dir);
 
 	*cls = v & AC_CLASS_MASK;
-	return !((v & AC_DEEPER) && strlen(dir) < AC_KEY_PATH && (v >> AC_VAL_LEN_SHIFT) == n);
+	return !((v & AC_DEEPER) && (v >> AC_VAL_LEN_SHIFT) == n);
 }
 
 int rules_exec_allowed(const struct ruleset *rs, const char *path)
