@@ -60,11 +60,16 @@ test-host: $(BUILD)/agentcage $(BUILD)/nettest
 	tests/host/run.sh $(BUILD)/agentcage
 	tests/host/net.sh $(BUILD)/nettest
 
-test-vm: $(BUILD)/agentcage $(BUILD)/uring-test
+test-vm: $(BUILD)/agentcage $(BUILD)/uring-test $(BUILD)/multicage
 	tests/vm/vm.sh test
 
 $(BUILD)/uring-test: tests/vm/uring.c | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@
+
+MULTICAGE_SRC := user/loader.c user/cgroup.c user/fsutil.c user/netpolicy.c user/netrules.c \
+	user/policy.c user/rules.c user/diag.c user/json.c
+$(BUILD)/multicage: tests/vm/multicage.c $(MULTICAGE_SRC) user/*.h bpf/*.h $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
+	$(CC) $(CFLAGS) tests/vm/multicage.c $(MULTICAGE_SRC) $(LDLIBS) -o $@
 
 test: deps all test-unit test-host test-vm
 
@@ -74,7 +79,7 @@ demo: deps all
 bench: deps all $(BUILD)/bench-floor $(BUILD)/bench-loops $(BUILD)/bench-connrate $(BUILD)/nettest
 	@dpkg -s apparmor >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apparmor
 	bench/netbench.sh
-	tests/vm/vm.sh bench
+	VM_ICOUNT=$${VM_ICOUNT:-1} tests/vm/vm.sh bench
 
 clean:
 	rm -rf $(BUILD)

@@ -6,21 +6,39 @@
 # measures the baseline and then every configuration once, each ratio is
 # taken against its own round's baseline, and the median over the rounds is
 # printed.
+# With a second argument "icount" the guest's clock counts instructions
+# (tests/vm/vm.sh, VM_ICOUNT=1): the figures are instruction counts, steady
+# from run to run; "wall" is emulated wall-clock time, which drifts.
 set -u
-repo=${1:-/work/main}
+# Later arguments NAME=VALUE set ROUNDS, N_OPEN, N_CREATE or N_EXEC (an empty
+# VALUE keeps the default): the environment does not reach the VM's guest.
+repo=${1:-/work/main} clock=${2:-wall}
+shift 2 2>/dev/null || shift $#
+for a in "$@"; do
+	case $a in
+	ROUNDS=?*|N_OPEN=?*|N_CREATE=?*|N_EXEC=?*) export "${a%%=*}=${a#*=}" ;;
+	ROUNDS=|N_OPEN=|N_CREATE=|N_EXEC=) ;;
+	*) echo "bench: unknown argument $a" >&2; exit 2 ;;
+	esac
+done
 AC=$repo/build/agentcage LOOPS=$repo/build/bench-loops FLOOR=$repo/build/bench-floor
 D=$(mktemp -d /run/bench.XXXXXX); cd "$D"   # /run is a tmpfs in the VM
-N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-30} ROUNDS=${ROUNDS:-7}
+N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-200} ROUNDS=${ROUNDS:-7}
 
 # a 1,000-entry policy that still grants what the loops need
 {
 	echo "name: bench"; echo "files:"; echo "  read: [/usr, /lib, /lib64, /etc, /dev/null, $LOOPS]"
 	echo "  write:"; echo "    - $D"
 	for i in $(seq 1 996); do echo "    - /srv/bench/project-$i/src"; done
-	echo "exec:"; echo "  allow: [/usr/bin, /usr/lib, $LOOPS]"
+	echo "exec:"; echo "  allow: [/usr/bin, /usr/lib, $LOOPS, $D/true]"
 } > policy.yaml
 sed 's/^name: bench/name: bench\nmode: audit/' policy.yaml > audit.yaml
 
+# The exec loop runs a static busybox (as "true") from this tmpfs: a program
+# read through the host's 9p share would measure the host's disk, and under
+# icount the time the guest spends idle, waiting for it.
+cp /bin/busybox "$D/true" || { echo "bench: busybox-static is needed" >&2; exit 1; }
+export LOOPS_EXEC=$D/true
 
 loops() { "$@" $LOOPS "${LOOPS_OPT[@]}" all $N_OPEN $N_CREATE $N_EXEC "$D"; }
 # settled: no agentcage process is left (a guard detaches the programs
@@ -42,7 +60,7 @@ if command -v apparmor_parser >/dev/null && grep -q apparmor /sys/kernel/securit
 	cat > aa.profile <<P
 profile agentcage-bench flags=(attach_disconnected) {
   /usr/** rmix, /lib/** rm, /lib64/** rm, /etc/** r, /dev/null rw,
-  $D/ rw, $D/** rwl, $LOOPS rix,
+  $D/ rw, $D/** rwl, $D/true rix, $LOOPS rix,
   capability,
 }
 P
@@ -61,10 +79,14 @@ run() {
 	d) coproc FL { $FLOOR; }; read -r _ <&"${FL[0]}"
 	   loops; eval "exec ${FL[1]}>&-"; wait $FL_PID 2>/dev/null ;;
 	ll) LOOPS_OPT=(--landlock "$D"); loops ;;
+	cg) loops /bin/sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG" ;;
 	aa) loops aa-exec -p agentcage-bench -- ;;
 	esac
 }
-CONFIGS="base a b c d ll"; [ -n "$AA" ] && CONFIGS="$CONFIGS aa"
+# A cgroup as deep as a cage's (<cgroup2>/agentcage/NAME-PID), with no program
+# attached: what being in a cgroup of one's own costs, without agentcage
+mkdir -p /sys/fs/cgroup/bench-plain/cage && CG=/sys/fs/cgroup/bench-plain/cage
+CONFIGS="base a b c d ll"; [ -n "$AA" ] && CONFIGS="$CONFIGS aa"; CONFIGS="$CONFIGS cg"
 label() { case $1 in
 	base) echo "baseline (no agentcage programs)" ;;
 	a) echo "(a) uncaged, while a cage is active" ;;
@@ -73,6 +95,7 @@ label() { case $1 in
 	d) echo "(d) floor: empty BPF LSM programs" ;;
 	ll) echo "(e) Landlock" ;;
 	aa) echo "(e) AppArmor" ;;
+	cg) echo "(f) a cgroup of a cage's depth, no programs" ;;
 	esac; }
 
 : > results.txt
@@ -89,6 +112,11 @@ done
 # the median of a[1..n], for the awk reports below
 MED='function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }'
+if [ "$clock" = icount ]; then
+	echo "guest clock: instructions (-icount shift=0: 1 ns = 1 instruction); ns below = instructions"
+else
+	echo "guest clock: emulated wall-clock time"
+fi
 echo "ns per op, median of $ROUNDS rounds:"
 printf '%-44s %8s %8s %8s\n' "" open create exec
 for c in $CONFIGS; do
@@ -105,14 +133,15 @@ for c in $CONFIGS; do
 	awk -v c=$c -v l="$(label $c)" "$MED"'
 	$2 == "base" {bo[$1] = $3; bk[$1] = $4; be[$1] = $5}
 	$2 == c {n++; o[n] = $3 / bo[$1]; k[n] = $4 / bk[$1]; e[n] = $5 / be[$1]}
-	END {printf "%-44s %8.2f %8.2f %8.2f\n", l, med(o, n), med(k, n), med(e, n)}' results.txt
+	END {printf "%-44s %8.3f %8.3f %8.3f\n", l, med(o, n), med(k, n), med(e, n)}' results.txt
 done
 awk '$2 == "base" {for (i = 3; i <= 5; i++) {if (!(i in lo) || $i < lo[i]) lo[i] = $i; if ($i > hi[i]) hi[i] = $i}}
 	END {printf "\nnoise: the baseline varied between rounds by %.2fx (open), %.2fx (create), %.2fx (exec)\n",
 		hi[3]/lo[3], hi[4]/lo[4], hi[5]/lo[5]}' results.txt
 awk "$MED"'
-	$2 == "a" {ao[$1] = $3; ac[$1] = $4} $2 == "d" {n++; o[n] = ao[$1] / $3; k[n] = ac[$1] / $4}
-	END {if (n) printf "(a) against the floor (d) of the same round: open %.2f, create %.2f (target: within 1.02)\n", med(o, n), med(k, n)}' results.txt
+	$2 == "a" {ao[$1] = $3; ac[$1] = $4; ae[$1] = $5}
+	$2 == "d" {n++; o[n] = ao[$1] / $3; k[n] = ac[$1] / $4; e[n] = ae[$1] / $5}
+	END {if (n) printf "(a) against the floor (d) of the same round: open %.3f, create %.3f, exec %.3f (target: within 1.02)\n", med(o, n), med(k, n), med(e, n)}' results.txt
 
 # Where the caged cost goes: the kernel's own count of the time spent in each
 # program (bpf_stats), over one more caged run of the loops. Timing every

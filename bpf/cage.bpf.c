@@ -197,6 +197,12 @@ int BPF_PROG(ac_file_open, struct file *file, int ret)
 		return ret;
 	if (!(c = current_cage(&cgid)))
 		return 0;
+	/* A stacked filesystem's own open of the file beneath (overlayfs on
+	 * 6.1: open_with_fake_path) carries the overlay file's path, which
+	 * this hook checked a moment ago for the task's own open, and the real
+	 * inode; an open from userspace always has f_inode == d_inode. */
+	if (file->f_inode != file->f_path.dentry->d_inode)
+		return 0;
 	mode = file->f_mode;
 	if (!created_here(c, file, mode)) {
 		r = check_path(c, cgid, file->f_path.dentry, file->f_path.mnt,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Benchmark floor: empty BPF LSM programs on the hooks agentcage uses. */
+/* Benchmark floor: empty BPF LSM programs on every hook agentcage uses
+ * (bpf/cage.bpf.c and bpf/net.bpf.c), one each. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -24,3 +25,19 @@ EMPTY(bprm_check_security)
 EMPTY(mmap_file)
 EMPTY(file_mprotect)
 EMPTY(task_kill)
+EMPTY(inode_setattr)
+EMPTY(sb_mount)
+EMPTY(sb_umount)
+EMPTY(move_mount)
+EMPTY(sb_pivotroot)
+EMPTY(bpf)
+EMPTY(ptrace_access_check)
+EMPTY(uring_override_creds)
+EMPTY(uring_sqpoll)
+EMPTY(socket_create)
+EMPTY(socket_connect)
+EMPTY(socket_bind)
+EMPTY(socket_sendmsg)
+EMPTY(netlink_send)
+EMPTY(unix_stream_connect)
+EMPTY(unix_may_send)

@@ -138,7 +138,8 @@ fail:
 	return -1;
 }
 
-int loader_attach_cgroup(struct loader *l, const char *path, char *err, size_t errlen)
+int loader_attach_cgroup(struct loader *l, const char *path, struct cage_links *cl,
+			 char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
@@ -146,13 +147,15 @@ int loader_attach_cgroup(struct loader *l, const char *path, char *err, size_t e
 		snprintf(err, errlen, "cannot open cgroup %s: %s", path, strerror(errno));
 		return -1;
 	}
-	l->egress = bpf_program__attach_cgroup(l->net->progs.ac_egress, fd);
-	if (l->egress)
-		l->ingress = bpf_program__attach_cgroup(l->net->progs.ac_ingress, fd);
+	cl->ingress = NULL;
+	cl->egress = bpf_program__attach_cgroup(l->net->progs.ac_egress, fd);
+	if (cl->egress)
+		cl->ingress = bpf_program__attach_cgroup(l->net->progs.ac_ingress, fd);
 	close(fd);
-	if (!l->egress || !l->ingress) {
+	if (!cl->egress || !cl->ingress) {
 		snprintf(err, errlen, "cannot attach the packet programs to cgroup %s: %s", path,
 			 strerror(errno));
+		loader_detach_cgroup(cl);
 		return -1;
 	}
 	return 0;
@@ -221,6 +224,11 @@ int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t n
 	return bpf_map_update_elem(bpf_map__fd(l->net->maps.cages), &cgid, &c, BPF_ANY);
 }
 
+int loader_del_cage(struct loader *l, uint64_t cgid)
+{
+	return bpf_map_delete_elem(bpf_map__fd(l->net->maps.cages), &cgid);
+}
+
 static void net_key(struct ac_net_key *k, uint32_t policy, const struct net_node *n)
 {
 	memset(k, 0, sizeof(*k));
@@ -262,11 +270,11 @@ void loader_del_net(struct loader *l, uint32_t policy, const struct netset *ns,
 	del(bpf_map__fd(l->net->maps.unix_rules), policy, unix_rules, nunix);
 }
 
-void loader_detach_cgroup(struct loader *l)
+void loader_detach_cgroup(struct cage_links *cl)
 {
-	bpf_link__destroy(l->ingress);
-	bpf_link__destroy(l->egress);
-	l->ingress = l->egress = NULL;
+	bpf_link__destroy(cl->ingress);
+	bpf_link__destroy(cl->egress);
+	cl->ingress = cl->egress = NULL;
 }
 
 int loader_net_map_fd(struct loader *l, const char *name)
@@ -308,7 +316,6 @@ void loader_close(struct loader *l)
 {
 	ring_buffer__free(l->rb);
 	l->rb = NULL;
-	loader_detach_cgroup(l);
 	net_bpf__destroy(l->net);
 	l->net = NULL;
 	cage_bpf__destroy(l->skel);

@@ -10,10 +10,17 @@ struct ring_buffer;
 struct bpf_link;
 struct netset;
 
+/* One set of programs and maps for any number of cages: each cage is an
+ * entry of the cages map (loader_set_cage) and, for its packets, a pair of
+ * links on its cgroup (loader_attach_cgroup). */
 struct loader {
 	struct cage_bpf *skel;      /* file, exec, containment: BPF LSM */
 	struct net_bpf *net;        /* network: cgroup_skb and BPF LSM */
 	struct ring_buffer *rb;
+};
+
+/* the packet programs attached to one cage's cgroup */
+struct cage_links {
 	struct bpf_link *egress, *ingress;
 };
 
@@ -25,11 +32,12 @@ typedef int (*event_fn)(void *ctx, void *data, size_t len);
 
 int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen);
-/* Attach the packet programs to the cage's cgroup (a cgroup agentcage made). */
-int loader_attach_cgroup(struct loader *l, const char *cgroup_path, char *err, size_t errlen);
+/* Attach the packet programs to a cage's cgroup (a cgroup agentcage made). */
+int loader_attach_cgroup(struct loader *l, const char *cgroup_path, struct cage_links *cl,
+			 char *err, size_t errlen);
 /* Detach them again (only once the cage is empty): removing a cgroup with
  * programs attached is slow. */
-void loader_detach_cgroup(struct loader *l);
+void loader_detach_cgroup(struct cage_links *cl);
 /* Write rs's rules under policy id; all or nothing. */
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
 		     char *err, size_t errlen);
@@ -42,6 +50,8 @@ void loader_del_net(struct loader *l, uint32_t policy, const struct netset *ns,
 /* Point cage cgid at its policy ids (one atomic map update). */
 int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t net_policy,
 		    int audit);
+/* Forget cage cgid (its rules stay until loader_del_rules/loader_del_net). */
+int loader_del_cage(struct loader *l, uint64_t cgid);
 /* fd of a map of the network object, for tests: "net_rules", "cages", ... */
 int loader_net_map_fd(struct loader *l, const char *name);
 int loader_prog_fd(struct loader *l, int egress);

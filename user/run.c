@@ -45,6 +45,7 @@ struct run {
 	uint32_t policy_id, net_id, next_id;
 	struct cage_cgroup cg;
 	struct loader ld;
+	struct cage_links links;   /* the packet programs on cg */
 	int64_t clock_off;         /* realtime - boottime, ns */
 	uint64_t lost_reported, suppressed_reported;
 };
@@ -488,7 +489,7 @@ int cmd_run(int argc, char **argv)
 		diag_error("cannot install the cage: %s", strerror(errno));
 		goto out_loader;
 	}
-	if (loader_attach_cgroup(&r.ld, r.cg.path, err, sizeof(err))) {
+	if (loader_attach_cgroup(&r.ld, r.cg.path, &r.links, err, sizeof(err))) {
 		diag_error("%s", err);
 		goto out_loader;
 	}
@@ -563,7 +564,7 @@ out_sig:
 out_loader:
 	/* kill what is left in the cage before its programs go away */
 	cgroup_kill_all(&r.cg);
-	loader_detach_cgroup(&r.ld);
+	loader_detach_cgroup(&r.links);
 	cgroup_destroy(&r.cg);
 	loader_poll(&r.ld);
 	loader_close(&r.ld);

@@ -39,6 +39,7 @@
 
 static struct cage_cgroup cg;
 static struct loader ld;
+static struct cage_links links;
 static int nevents;
 static struct ac_event last;
 
@@ -56,6 +57,7 @@ static int on_event(void *ctx, void *data, size_t len)
 static void die(const char *what, const char *err)
 {
 	fprintf(stderr, "nettest: %s: %s\n", what, err);
+	loader_detach_cgroup(&links);
 	loader_close(&ld);
 	cgroup_destroy(&cg);
 	exit(125);
@@ -88,7 +90,7 @@ static void setup(const char *file, const char *text, int audit)
 		die("rules", err);
 	if (loader_set_cage(&ld, cg.id, 1, 1, audit || pol.mode == MODE_AUDIT))
 		die("cage", strerror(errno));
-	if (loader_attach_cgroup(&ld, cg.path, err, sizeof(err)))
+	if (loader_attach_cgroup(&ld, cg.path, &links, err, sizeof(err)))
 		die("attach", err);
 	net_free(&ns);
 	net_hosts_free(&hs);
@@ -105,7 +107,7 @@ static void teardown(void)
 		fprintf(stderr, "nettest: lost %llu\n",
 			(unsigned long long)loader_stat(&ld, AC_STAT_LOST));
 	cgroup_kill_all(&cg);
-	loader_detach_cgroup(&ld);
+	loader_detach_cgroup(&links);
 	cgroup_destroy(&cg);
 	loader_close(&ld);
 }

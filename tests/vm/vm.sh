@@ -5,6 +5,10 @@
 #   tests/vm/vm.sh test                   the end-to-end suite (tests/vm/e2e.sh)
 #   tests/vm/vm.sh bench                  the benchmarks (bench/bench.sh)
 # Guest output goes to the console; the guest's /results is $VM_OUT on the host.
+# VM_ICOUNT=1 runs the guest with one virtual CPU whose clock counts
+# instructions (-icount shift=0: 1 ns of guest time per instruction executed,
+# idle time skipped): a time measured inside such a guest is an instruction
+# count, the same from run to run whatever else the host is doing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -44,8 +48,9 @@ run_guest() {
 	local out=${VM_OUT:-$work/out}
 	rm -rf "$out"; mkdir -p "$out"
 	printf '%q ' "$script" "$@" > "$out/cmd"
-	local log=$work/console.log
-	timeout "${VM_TIMEOUT:-1500}" qemu-system-x86_64 -accel tcg -cpu max -m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}" \
+	local log=$work/console.log accel=(-accel tcg -cpu max -smp "${VM_SMP:-2}")
+	[ "${VM_ICOUNT:-0}" = 1 ] && accel=(-accel tcg -cpu max -smp 1 -icount shift=0,sleep=off)
+	timeout "${VM_TIMEOUT:-1500}" qemu-system-x86_64 "${accel[@]}" -m "${VM_MEM:-2048}" \
 		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
@@ -63,6 +68,7 @@ run_guest() {
 case "${1:-}" in
 run) shift; run_guest "$@" ;;
 test) run_guest "$repo/tests/vm/e2e.sh" "$repo" ;;
-bench) run_guest "$repo/bench/bench.sh" "$repo" ;;
+bench) run_guest "$repo/bench/bench.sh" "$repo" "$([ "${VM_ICOUNT:-0}" = 1 ] && echo icount || echo wall)" \
+	ROUNDS="${ROUNDS:-}" N_OPEN="${N_OPEN:-}" N_CREATE="${N_CREATE:-}" N_EXEC="${N_EXEC:-}" ;;
 *) echo "usage: $0 run SCRIPT [ARGS...] | test | bench" >&2; exit 125 ;;
 esac

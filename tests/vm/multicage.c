@@ -1,0 +1,239 @@
+/* agentcage-multicage (VM tests): one load of agentcage's programs serving
+ * many cages at once, each with a policy of its own in the shared maps.
+ *
+ *   multicage N DIR
+ *
+ * Makes N cages (cgroups mc<i>-PID), cage i with policy "read DIR/<i>" (and
+ * what cat needs to run); odd cages are in audit mode. With every cage in
+ * place, it starts in each cage at once `cat DIR/<i>/f` (its own file) and
+ * then `cat DIR/<i+1 mod N>/f` (its neighbour's), and checks:
+ * - every own read succeeds and gives no event;
+ * - every neighbour read is refused in an enforcing cage and allowed in an
+ *   audit cage, with exactly one event each, carrying that cage's cgroup,
+ *   the neighbour's path, op open_read and the cage's action;
+ * - a process outside every cage reads all N files meanwhile.
+ * Prints one line per failed check and a closing "N passed, N failed" line;
+ * exits 0 when all passed. DIR/<i>/f must exist. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cgroup.h"
+#include "loader.h"
+#include "netpolicy.h"
+#include "policy.h"
+#include "rules.h"
+
+#define CAGES_MAX 512
+
+struct cage {
+	struct cage_cgroup cg;
+	struct ruleset rs;
+	int audit;
+	unsigned events, bad_events;
+};
+
+static struct cage cages[CAGES_MAX];
+static int ncages;
+static const char *dir;
+static struct loader ld;
+static int passed, failed;
+static int devnull;
+
+static void check(int ok, const char *fmt, int i, const char *detail)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	printf("FAIL - cage %d: ", i);
+	printf(fmt, detail);
+	putchar('\n');
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	const struct ac_event *e = data;
+	char want[4200];
+
+	(void)ctx;
+	if (len < sizeof(*e) - sizeof(e->path))
+		return 0;
+	for (int i = 0; i < ncages; i++) {
+		if (cages[i].cg.id != e->cgroup)
+			continue;
+		snprintf(want, sizeof(want), "%s/%d/f", dir, (i + 1) % ncages);
+		cages[i].events++;
+		if (e->op != AC_OP_OPEN_READ || e->path_len != strlen(want) ||
+		    memcmp(e->path, want, e->path_len) ||
+		    e->action != (cages[i].audit ? AC_AUDITED : AC_DENIED))
+			cages[i].bad_events++;
+		return 0;
+	}
+	failed++;
+	printf("FAIL - an event of cgroup %llu, which is no cage of this run\n",
+	       (unsigned long long)e->cgroup);
+	return 0;
+}
+
+static void die(const char *what, const char *err)
+{
+	printf("FAIL - %s: %s\n", what, err);
+	exit(1);
+}
+
+/* Cage i: rules under policy id i + 1 and its cages map entry. */
+static void setup(int i)
+{
+	struct rule_vars vars = { .cwd = dir, .cage_tmp = dir };
+	struct policy pol;
+	struct net_hosts hs;
+	struct netset ns;
+	char text[1024], name[32], err[1024];
+
+	snprintf(name, sizeof(name), "mc%d", i);
+	snprintf(text, sizeof(text),
+		 "name: %s\nmode: %s\nfiles:\n  read: [/usr, /lib, /lib64, /etc/ld.so.cache, %s/%d]\n"
+		 "exec:\n  allow: [/usr/bin, /usr/lib, /bin]\n",
+		 name, cages[i].audit ? "audit" : "enforce", dir, i);
+	if (policy_parse(name, text, strlen(text), &pol, err, sizeof(err)) ||
+	    rules_compile(&pol, &vars, 1, &cages[i].rs, err, sizeof(err)) ||
+	    net_policy_load(&pol, &hs, &ns, err, sizeof(err)))
+		die("policy", err);
+	if (loader_put_rules(&ld, i + 1, &cages[i].rs, err, sizeof(err)) ||
+	    loader_put_net(&ld, i + 1, &ns, NULL, 0, err, sizeof(err)))
+		die("rules", err);
+	if (loader_set_cage(&ld, cages[i].cg.id, i + 1, i + 1, cages[i].audit))
+		die("cage", strerror(errno));
+	net_free(&ns);
+	net_hosts_free(&hs);
+	policy_free(&pol);
+}
+
+/* Start `cat path` in cage i (or, i < 0, uncaged); its pid */
+static pid_t start_cat(int i, const char *path)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		die("pipe", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork", strerror(errno));
+	if (pid == 0) {
+		close(p[1]);
+		/* /dev/null was opened outside the cage, which grants none */
+		if (dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0 || read(p[0], &c, 1) != 1)
+			_exit(125);
+		execl("/bin/cat", "cat", path, (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	if (i >= 0 && cgroup_move(&cages[i].cg, pid))
+		die("cgroup_move", strerror(errno));
+	if (write(p[1], "g", 1) != 1)
+		die("start", strerror(errno));
+	close(p[1]);
+	return pid;
+}
+
+static int status_of(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	loader_poll(&ld);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int main(int argc, char **argv)
+{
+	static pid_t pids[CAGES_MAX], free_pids[CAGES_MAX];
+	char path[4096], err[1024], st[16], name[32];
+
+	if (argc != 3 || (ncages = atoi(argv[1])) < 2 || ncages > CAGES_MAX) {
+		fprintf(stderr, "usage: multicage N DIR (2 <= N <= %d)\n", CAGES_MAX);
+		return 2;
+	}
+	dir = argv[2];
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull < 0)
+		die("/dev/null", strerror(errno));
+	signal(SIGPIPE, SIG_IGN);   /* a child that died early is a failed check, not our end */
+	for (int i = 0; i < ncages; i++) {
+		cages[i].audit = i % 2;
+		snprintf(name, sizeof(name), "mc%d", i);
+		if (cgroup_create(&cages[i].cg, name, err, sizeof(err)))
+			die("cgroup", err);
+	}
+	/* one load for all the cages */
+	if (loader_open(&ld, cages[0].cg.parent_id, cages[0].cg.parent_level, 0, on_event, NULL,
+			err, sizeof(err)))
+		die("load", err);
+	for (int i = 0; i < ncages; i++)
+		setup(i);
+
+	/* every cage reads its own file, all at once; an uncaged reader too */
+	for (int i = 0; i < ncages; i++) {
+		snprintf(path, sizeof(path), "%s/%d/f", dir, i);
+		pids[i] = start_cat(i, path);
+		free_pids[i] = start_cat(-1, path);
+	}
+	for (int i = 0; i < ncages; i++) {
+		snprintf(st, sizeof(st), "%d", status_of(pids[i]));
+		check(!strcmp(st, "0"), "reading its own file exits %s, want 0", i, st);
+		snprintf(st, sizeof(st), "%d", status_of(free_pids[i]));
+		check(!strcmp(st, "0"), "an uncaged reader of its file exits %s, want 0", i, st);
+	}
+	loader_poll(&ld);
+	for (int i = 0; i < ncages; i++) {
+		snprintf(st, sizeof(st), "%u", cages[i].events);
+		check(cages[i].events == 0, "reading its own file gave %s events, want 0", i, st);
+	}
+
+	/* every cage reads its neighbour's file, all at once */
+	for (int i = 0; i < ncages; i++) {
+		snprintf(path, sizeof(path), "%s/%d/f", dir, (i + 1) % ncages);
+		pids[i] = start_cat(i, path);
+	}
+	for (int i = 0; i < ncages; i++) {
+		int want = cages[i].audit ? 0 : 1;
+
+		snprintf(st, sizeof(st), "%d", status_of(pids[i]));
+		check(atoi(st) == want, cages[i].audit ?
+		      "audit mode: reading its neighbour's file exits %s, want 0" :
+		      "reading its neighbour's file exits %s, want 1 (denied)", i, st);
+	}
+	loader_poll(&ld);
+	for (int i = 0; i < ncages; i++) {
+		snprintf(st, sizeof(st), "%u", cages[i].events);
+		check(cages[i].events == 1, "its neighbour's file gave %s events, want 1", i, st);
+		check(!cages[i].bad_events, "%s", i, "an event with the wrong op, path or action");
+	}
+	snprintf(st, sizeof(st), "%llu", (unsigned long long)loader_stat(&ld, AC_STAT_LOST));
+	if (strcmp(st, "0")) {
+		failed++;
+		printf("FAIL - %s events lost\n", st);
+	} else {
+		passed++;
+	}
+
+	for (int i = 0; i < ncages; i++) {
+		loader_del_cage(&ld, cages[i].cg.id);
+		loader_del_rules(&ld, i + 1, &cages[i].rs);
+		rules_free(&cages[i].rs);
+		cgroup_destroy(&cages[i].cg);
+	}
+	loader_close(&ld);
+	printf("multicage: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
