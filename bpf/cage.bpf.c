@@ -30,6 +30,32 @@ struct {
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } exec_rules SEC(".maps");
 
+/* What path_mknod let a task create, for its file_open (created_here) */
+struct created_mark {
+	__u64 dentry;
+	__u32 policy;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct created_mark);
+} created SEC(".maps");
+
+static __always_inline void remember_created(__u64 dentry, __u32 policy)
+{
+	struct created_mark *m;
+
+	m = bpf_task_storage_get(&created, bpf_get_current_task_btf(), 0,
+				 dentry ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (m) {
+		m->dentry = dentry;
+		m->policy = policy;
+	}
+}
+
 #define CHECK_REMEMBER 1u  /* on success, remember the dentry as created */
 #define CHECK_DIR 2u       /* the class may come from, and go to, the directory cache */
 
@@ -85,34 +111,33 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 {
 	struct walk_first first = {};
 	struct dir_seqs q = {};
-	__u32 start = 0, policy;
+	__u32 start = 0, policy = c->policy;
+	struct scratch_cpu *pc;
 	struct scratch *s;
 	int len, r;
 
-	s = get_scratch();
-	if (!s)
-		return verdict(c, s, cgid, op, 0, -1);
-	policy = c->policy;
 	if (flags & CHECK_DIR) {
 		if (dir_cached(policy, dentry, mnt, need, &q)) {
 			r = 0;
 			goto out;
 		}
-		if (q.ok)
-			fence(s);   /* the walk's reads come after the counts' */
 	}
-	len = resolve_first(s, dentry, mnt, &start, &first);
-	if (len < 0)
+	s = scratch_get(&pc);
+	if (!s)
 		return verdict(c, s, cgid, op, 0, -1);
 	if (q.ok)
+		fence(s);   /* the walk's reads come after the counts' */
+	len = resolve_first(s, dentry, mnt, &start, &first);
+	if (len < 0)
+		r = verdict(c, s, cgid, op, 0, -1);
+	else if (q.ok)
 		r = decide_dir(c, s, cgid, policy, dentry, mnt, need, op, start, len, &first, &q);
 	else
 		r = decide(c, s, cgid, rules, policy, need, op, start, len);
+	scratch_put(pc);
 out:
-	if (flags & CHECK_REMEMBER) {
-		s->created = r ? 0 : (__u64)dentry;
-		s->created_policy = policy;
-	}
+	if (flags & CHECK_REMEMBER)
+		remember_created(r ? 0 : (__u64)dentry, policy);
 	return r;
 }
 
@@ -174,14 +199,14 @@ static __always_inline bool cgroup_dir_in_cage(struct dentry *d, __u64 cgid)
  * path_mknod ties the two hooks together. */
 static __always_inline bool created_here(struct ac_cage *c, struct file *file, __u32 mode)
 {
-	struct scratch *s;
+	struct created_mark *m;
 
 	if (!(mode & FMODE_CREATED_) || (file->f_flags & O_TMPFILE_))
 		return false;
-	s = get_scratch();
-	if (!s || s->created != (__u64)file->f_path.dentry || s->created_policy != c->policy)
+	m = bpf_task_storage_get(&created, bpf_get_current_task_btf(), 0, 0);
+	if (!m || m->dentry != (__u64)file->f_path.dentry || m->policy != c->policy)
 		return false;
-	s->created = 0;
+	m->dentry = 0;
 	return true;
 }
 
@@ -217,7 +242,7 @@ int BPF_PROG(ac_file_open, struct file *file, int ret)
 		return 0;
 	if (cgroup_dir_in_cage(file->f_path.dentry->d_parent, cgid))
 		return 0;
-	return verdict(c, get_scratch(), cgid, AC_OP_CGROUP, 0, -1);
+	return verdict(c, NULL, cgid, AC_OP_CGROUP, 0, -1);
 }
 
 SEC("lsm/path_mknod")
@@ -455,26 +480,15 @@ static __always_inline int first_reaching(struct scratch *s, struct dentry *dent
 	return len;
 }
 
-static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
+static __always_inline int check_nomnt_in(struct ac_cage *c, __u64 cgid, struct scratch *s,
+					  struct task_struct *t, struct dentry *dentry, __u32 op)
 {
 	struct mnt_scan m = {};
 	struct vfsmount *pwd, *root;
-	struct task_struct *t;
 	struct super_block *sb;
-	struct scratch *s;
-	struct ac_cage *c;
 	__u32 start = 0, from;
-	__u64 cgid;
 	int len;
 
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	t = bpf_get_current_task_btf();
-	if (stacked_fs_internal(t))
-		return 0;
-	s = get_scratch();
-	if (!s)
-		return verdict(c, s, cgid, op, 0, -1);
 	sb = dentry->d_sb;
 	pwd = t->fs->pwd.mnt;
 	root = t->fs->root.mnt;
@@ -493,6 +507,28 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
 	return decide(c, s, cgid, &file_rules, c->policy, AC_WRITE, op, start, len);
+}
+
+static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
+{
+	struct scratch_cpu *pc;
+	struct task_struct *t;
+	struct scratch *s;
+	struct ac_cage *c;
+	__u64 cgid;
+	int r;
+
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	t = bpf_get_current_task_btf();
+	if (stacked_fs_internal(t))
+		return 0;
+	s = scratch_get(&pc);
+	if (!s)
+		return verdict(c, s, cgid, op, 0, -1);
+	r = check_nomnt_in(c, cgid, s, t, dentry, op);
+	scratch_put(pc);
+	return r;
 }
 
 SEC("lsm/inode_setxattr")
@@ -604,7 +640,7 @@ static __always_inline int refuse_in_cage(__u32 op)
 	c = current_cage(&cgid);
 	if (!c)
 		return 0;
-	return verdict(c, get_scratch(), cgid, op, 0, -1);
+	return verdict(c, NULL, cgid, op, 0, -1);
 }
 
 SEC("lsm/sb_mount")
@@ -701,7 +737,7 @@ static __always_inline int refuse_outside(struct task_struct *target, __u32 op)
 	c = current_cage(&cgid);
 	if (!c || task_in_cage(target, cgid))
 		return 0;
-	return verdict(c, get_scratch(), cgid, op, 0, -1);
+	return verdict(c, NULL, cgid, op, 0, -1);
 }
 
 SEC("lsm/ptrace_access_check")

@@ -39,16 +39,30 @@ struct {
 	__type(value, __u64);
 } stats SEC(".maps");
 
-/* per-task scratch space: only caged tasks get one */
+/* Scratch space for one check: the path, the trie key. Each CPU has one,
+ * taken for the length of a check (scratch_get/scratch_put): the programs do
+ * not migrate, but a task that preempts this one, or a softirq, may run a
+ * program on the same CPU meanwhile; that program finds it taken and uses
+ * its task's own scratch, allocated on first use. Allocating one for every
+ * caged task had cost about 15,000 instructions per fork+exec. */
 struct scratch {
 	char buf[AC_PATH_MAX + 256];
 	struct ac_key key;
 	char pad[16];    /* reads of up to 255 bytes into key.path stay inside */
-	__u64 created;   /* dentry that path_mknod let this task create */
-	__u32 created_policy;
-	__u32 pad2;
 	__u64 fence;     /* target of the atomic that orders the directory cache's reads */
 };
+
+struct scratch_cpu {
+	__u64 busy;      /* 1 while a check uses s (64 bits: the atomics' size here) */
+	struct scratch s;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch_cpu);
+} scratch_pc SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -67,10 +81,26 @@ static __always_inline struct ac_cage *current_cage(__u64 *cgid)
 	return bpf_map_lookup_elem(&cages, cgid);
 }
 
-static __always_inline struct scratch *get_scratch(void)
+/* This CPU's scratch if it is free (*pc is set then: give it back with
+ * scratch_put), else the task's own; NULL when neither can be had. */
+static __always_inline struct scratch *scratch_get(struct scratch_cpu **pc)
 {
+	__u32 zero = 0;
+	struct scratch_cpu *p = bpf_map_lookup_elem(&scratch_pc, &zero);
+
+	*pc = NULL;
+	if (p && __sync_val_compare_and_swap(&p->busy, 0, 1) == 0) {
+		*pc = p;
+		return &p->s;
+	}
 	return bpf_task_storage_get(&scratch_store, bpf_get_current_task_btf(), 0,
 				    BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+
+static __always_inline void scratch_put(struct scratch_cpu *pc)
+{
+	if (pc)
+		__sync_lock_test_and_set(&pc->busy, 0);
 }
 
 enum walk_status { WALK_OK = 0, WALK_UNRESOLVED = 1 };

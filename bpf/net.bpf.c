@@ -430,24 +430,16 @@ int BPF_PROG(ac_netlink_send, struct sock *sk, struct sk_buff *skb, int ret)
 /* A unix socket peer must be listed under network.unix: a path socket by the
  * path of its inode, an abstract one by its exact name. Unnamed peers
  * (socketpair, inherited) have no name anyone could reach: allowed. */
-static __always_inline int check_unix(struct sock *other)
+static __always_inline int check_unix_in(struct ac_cage *c, __u64 cgid, struct scratch *s,
+					 struct sock *other)
 {
 	struct ac_event_net peer = { .family = AF_UNIX_ };
 	struct unix_sock *u = (struct unix_sock *)other;
 	struct unix_address *a;
 	struct dentry *d;
-	struct ac_cage *c;
-	struct scratch *s;
 	__u32 start = 0, n;
-	__u64 cgid;
 	int len;
 
-	c = current_cage(&cgid);
-	if (!c)
-		return 0;
-	s = get_scratch();
-	if (!s)
-		return verdict_net(c, s, cgid, AC_OP_UNIX_CONNECT, 0, -1, &peer);
 	d = BPF_CORE_READ(u, path.dentry);
 	if (d) {
 		len = resolve(s, d, BPF_CORE_READ(u, path.mnt), &start);
@@ -490,6 +482,26 @@ unresolved:
 	len = -1;
 deny:
 	return verdict_net(c, s, cgid, AC_OP_UNIX_CONNECT, start, len, &peer);
+}
+
+static __always_inline int check_unix(struct sock *other)
+{
+	struct ac_event_net peer = { .family = AF_UNIX_ };
+	struct scratch_cpu *pc;
+	struct scratch *s;
+	struct ac_cage *c;
+	__u64 cgid;
+	int r;
+
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	s = scratch_get(&pc);
+	if (!s)
+		return verdict_net(c, s, cgid, AC_OP_UNIX_CONNECT, 0, -1, &peer);
+	r = check_unix_in(c, cgid, s, other);
+	scratch_put(pc);
+	return r;
 }
 
 SEC("lsm/unix_stream_connect")

@@ -106,7 +106,9 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		    bpf_map__reuse_fd(l->net->maps.events, bpf_map__fd(l->skel->maps.events)) ||
 		    bpf_map__reuse_fd(l->net->maps.stats, bpf_map__fd(l->skel->maps.stats)) ||
 		    bpf_map__reuse_fd(l->net->maps.scratch_store,
-				      bpf_map__fd(l->skel->maps.scratch_store))) {
+				      bpf_map__fd(l->skel->maps.scratch_store)) ||
+		    bpf_map__reuse_fd(l->net->maps.scratch_pc,
+				      bpf_map__fd(l->skel->maps.scratch_pc))) {
 			snprintf(err, errlen, "cannot share maps between BPF objects: %s",
 				 strerror(errno));
 			goto fail;
