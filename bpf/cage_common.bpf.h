@@ -17,6 +17,9 @@
 /* load-time configuration, set by the loader before load */
 const volatile __u64 cage_parent_cgid = 0;   /* agentcage's parent cgroup */
 const volatile __u32 cage_parent_level = 0;  /* its level in the hierarchy */
+/* tests only: every check uses its task's own scratch, the path taken when
+ * the CPU's is in use (LOADER_TASK_SCRATCH) */
+const volatile __u32 scratch_task_only = 0;
 
 #define WALK_MAX 2048     /* components of a PATH_MAX path, at most */
 
@@ -89,7 +92,7 @@ static __always_inline struct scratch *scratch_get(struct scratch_cpu **pc)
 	struct scratch_cpu *p = bpf_map_lookup_elem(&scratch_pc, &zero);
 
 	*pc = NULL;
-	if (p && __sync_val_compare_and_swap(&p->busy, 0, 1) == 0) {
+	if (!scratch_task_only && p && __sync_val_compare_and_swap(&p->busy, 0, 1) == 0) {
 		*pc = p;
 		return &p->s;
 	}

@@ -70,6 +70,7 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		}
 		l->skel->rodata->cage_parent_cgid = parent_cgid;
 		l->skel->rodata->cage_parent_level = parent_level;
+		l->skel->rodata->scratch_task_only = !!(flags & LOADER_TASK_SCRATCH);
 		/* hooks whose argument count differs between kernels: one variant each */
 		struct btf *btf = btf__load_vmlinux_btf();
 
@@ -99,6 +100,7 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 	}
 	l->net->rodata->cage_parent_cgid = parent_cgid;
 	l->net->rodata->cage_parent_level = parent_level;
+	l->net->rodata->scratch_task_only = !!(flags & LOADER_TASK_SCRATCH);
 	net_lsm_autoload(l->net, !(flags & LOADER_NO_LSM));
 	if (l->skel) {
 		/* one set of cages, events, stats and scratch maps for both objects */

@@ -26,6 +26,7 @@ struct cage_links {
 
 enum loader_flags {
 	LOADER_NO_LSM = 1,   /* cgroup_skb programs only (host tests and benchmarks) */
+	LOADER_TASK_SCRATCH = 2,   /* tests: never the per-CPU scratch, always the task's own */
 };
 
 typedef int (*event_fn)(void *ctx, void *data, size_t len);

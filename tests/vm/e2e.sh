@@ -202,6 +202,11 @@ out=$($repo/build/multicage 200 /srv/mc 2>&1); st=$?
 last=$(echo "$out" | tail -n 1)
 [ $st = 0 ] && ok "one load serves 200 cages at once, each under its own policy ($last)" ||
 	no "one load serves 200 cages at once, each under its own policy" "$(echo "$out" | head -n 5)"
+# the same with every check on its task's own scratch (taken when the CPU's is in use)
+out=$($repo/build/multicage --task-scratch 50 /srv/mc 2>&1); st=$?
+last=$(echo "$out" | tail -n 1)
+[ $st = 0 ] && ok "  ... and 50 cages with the task's own scratch space ($last)" ||
+	no "  ... and 50 cages with the task's own scratch space" "$(echo "$out" | head -n 5)"
 
 echo "# audit mode"
 expect "audit mode allows /etc/shadow" 0 $AC run --policy $T/fs.yaml --mode audit --events $T/audit.json -- /bin/cat /etc/shadow

@@ -1,7 +1,10 @@
 /* agentcage-multicage (VM tests): one load of agentcage's programs serving
  * many cages at once, each with a policy of its own in the shared maps.
  *
- *   multicage N DIR
+ *   multicage [--task-scratch] N DIR
+ *
+ * --task-scratch loads the programs so that every check uses its task's own
+ * scratch space, the path a check takes when its CPU's is in use.
  *
  * Makes N cages (cgroups mc<i>-PID), cage i with policy "read DIR/<i>" (and
  * what cat needs to run); odd cages are in audit mode. With every cage in
@@ -159,9 +162,15 @@ int main(int argc, char **argv)
 {
 	static pid_t pids[CAGES_MAX], free_pids[CAGES_MAX];
 	char path[4096], err[1024], st[16], name[32];
+	int flags = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--task-scratch")) {
+		flags = LOADER_TASK_SCRATCH;
+		argc--;
+		argv++;
+	}
 	if (argc != 3 || (ncages = atoi(argv[1])) < 2 || ncages > CAGES_MAX) {
-		fprintf(stderr, "usage: multicage N DIR (2 <= N <= %d)\n", CAGES_MAX);
+		fprintf(stderr, "usage: multicage [--task-scratch] N DIR (2 <= N <= %d)\n", CAGES_MAX);
 		return 2;
 	}
 	dir = argv[2];
@@ -176,7 +185,7 @@ int main(int argc, char **argv)
 			die("cgroup", err);
 	}
 	/* one load for all the cages */
-	if (loader_open(&ld, cages[0].cg.parent_id, cages[0].cg.parent_level, 0, on_event, NULL,
+	if (loader_open(&ld, cages[0].cg.parent_id, cages[0].cg.parent_level, flags, on_event, NULL,
 			err, sizeof(err)))
 		die("load", err);
 	for (int i = 0; i < ncages; i++)
