@@ -48,16 +48,18 @@ static struct loader ld;
 static int passed, failed;
 static int devnull;
 
-static void check(int ok, const char *fmt, int i, const char *detail)
+/* One check: `what` of cage i (i < 0: of the run) is got, and must be want */
+static void expect(int i, const char *what, long long got, long long want)
 {
-	if (ok) {
+	if (got == want) {
 		passed++;
 		return;
 	}
 	failed++;
-	printf("FAIL - cage %d: ", i);
-	printf(fmt, detail);
-	putchar('\n');
+	if (i >= 0)
+		printf("FAIL - cage %d: %s: %lld, want %lld\n", i, what, got, want);
+	else
+		printf("FAIL - %s: %lld, want %lld\n", what, got, want);
 }
 
 static int on_event(void *ctx, void *data, size_t len)
@@ -161,7 +163,7 @@ static int status_of(pid_t pid)
 int main(int argc, char **argv)
 {
 	static pid_t pids[CAGES_MAX], free_pids[CAGES_MAX];
-	char path[4096], err[1024], st[16], name[32];
+	char path[4096], err[1024], name[32];
 	int flags = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "--task-scratch")) {
@@ -198,43 +200,28 @@ int main(int argc, char **argv)
 		free_pids[i] = start_cat(-1, path);
 	}
 	for (int i = 0; i < ncages; i++) {
-		snprintf(st, sizeof(st), "%d", status_of(pids[i]));
-		check(!strcmp(st, "0"), "reading its own file exits %s, want 0", i, st);
-		snprintf(st, sizeof(st), "%d", status_of(free_pids[i]));
-		check(!strcmp(st, "0"), "an uncaged reader of its file exits %s, want 0", i, st);
+		expect(i, "exit status of reading its own file", status_of(pids[i]), 0);
+		expect(i, "exit status of an uncaged reader of its file", status_of(free_pids[i]), 0);
 	}
 	loader_poll(&ld);
-	for (int i = 0; i < ncages; i++) {
-		snprintf(st, sizeof(st), "%u", cages[i].events);
-		check(cages[i].events == 0, "reading its own file gave %s events, want 0", i, st);
-	}
+	for (int i = 0; i < ncages; i++)
+		expect(i, "events of reading its own file", cages[i].events, 0);
 
 	/* every cage reads its neighbour's file, all at once */
 	for (int i = 0; i < ncages; i++) {
 		snprintf(path, sizeof(path), "%s/%d/f", dir, (i + 1) % ncages);
 		pids[i] = start_cat(i, path);
 	}
-	for (int i = 0; i < ncages; i++) {
-		int want = cages[i].audit ? 0 : 1;
-
-		snprintf(st, sizeof(st), "%d", status_of(pids[i]));
-		check(atoi(st) == want, cages[i].audit ?
-		      "audit mode: reading its neighbour's file exits %s, want 0" :
-		      "reading its neighbour's file exits %s, want 1 (denied)", i, st);
-	}
+	for (int i = 0; i < ncages; i++)
+		expect(i, cages[i].audit ? "exit status of reading its neighbour's file (audit mode)" :
+		       "exit status of reading its neighbour's file (denied)",
+		       status_of(pids[i]), cages[i].audit ? 0 : 1);
 	loader_poll(&ld);
 	for (int i = 0; i < ncages; i++) {
-		snprintf(st, sizeof(st), "%u", cages[i].events);
-		check(cages[i].events == 1, "its neighbour's file gave %s events, want 1", i, st);
-		check(!cages[i].bad_events, "%s", i, "an event with the wrong op, path or action");
+		expect(i, "events of reading its neighbour's file", cages[i].events, 1);
+		expect(i, "events with the wrong op, path or action", cages[i].bad_events, 0);
 	}
-	snprintf(st, sizeof(st), "%llu", (unsigned long long)loader_stat(&ld, AC_STAT_LOST));
-	if (strcmp(st, "0")) {
-		failed++;
-		printf("FAIL - %s events lost\n", st);
-	} else {
-		passed++;
-	}
+	expect(-1, "events lost", (long long)loader_stat(&ld, AC_STAT_LOST), 0);
 
 	for (int i = 0; i < ncages; i++) {
 		loader_del_cage(&ld, cages[i].cg.id);
