@@ -1,23 +1,41 @@
-# agentcage build. `make deps` installs Debian 12 packages; `make` builds build/agentcage.
+# SPDX-License-Identifier: GPL-2.0-only
+# agentcage build. `make deps` installs Debian 12 packages; `make` builds
+# build/agentcage and never installs anything.
+#
+#   lib/      -> build/libagentcage.a (policy, kernel, cage, event, util)
+#   bpf/      -> build/*.bpf.o and their skeletons build/*.skel.h
+#   cli/      -> build/agentcage, linked with the library
+#   tests/    -> build/unit, build/nettest, build/multicage, ... (the library too)
 CC ?= gcc
 CLANG ?= clang
 BPFTOOL ?= bpftool
-BUILD := build
+AR ?= ar
+BUILD ?= build
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -std=gnu11 -I$(BUILD) -Ibpf -Iuser
+WARN := -Wall -Wextra
+override CPPFLAGS += -Iinclude -Ilib -I$(BUILD)
+DEPFLAGS = -MMD -MP
 LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread
+# the BPF target architecture, as the kernel's tools name it
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
+	-e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' -e 's/loongarch64/loongarch/')
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall \
+	-I/usr/include/$(shell $(CC) -dumpmachine) -Iinclude -Ivmlinux -Ibpf
 
 DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcriterion-dev \
 	pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
 	iproute2 iputils-ping iperf3
 
-USER_SRC := user/main.c user/run.c user/check.c user/policy.c user/rules.c user/json.c \
-	user/event.c user/cgroup.c user/lsm.c user/loader.c user/diag.c user/fsutil.c \
-	user/netrules.c user/netpolicy.c user/dnsrefresh.c
-LIB_SRC := user/policy.c user/rules.c user/json.c user/event.c user/diag.c user/netrules.c user/netpolicy.c
-USER_OBJ := $(USER_SRC:user/%.c=$(BUILD)/%.o) $(BUILD)/default_policy.o
+LIB_SRC := $(sort $(wildcard lib/*/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/lib/policy/default_policy.o
+CLI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard cli/*.c)))
+LIB := $(BUILD)/libagentcage.a
+SKELS := $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
 
+.DELETE_ON_ERROR:
+.SECONDARY:
 .PHONY: all deps test test-unit test-host test-vm demo bench clean
+
 all: $(BUILD)/agentcage
 
 deps:
@@ -25,36 +43,48 @@ deps:
 	if [ -n "$$missing" ]; then apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 
-$(BUILD):
-	mkdir -p $@
-
-$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/vmlinux.h | $(BUILD)
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) -Wall -Ivmlinux -Ibpf -c $< -o $@
-
+# BPF objects and skeletons
+$(BUILD)/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/%.bpf.o: bench/%.bpf.c vmlinux/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-$(BUILD)/loader.o: $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
-$(BUILD)/%.o: user/%.c user/*.h bpf/*.h | $(BUILD)
-	$(CC) $(CFLAGS) -c $< -o $@
+# userspace objects: every .c under lib/, cli/, tests/ and bench/
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=gnu11 $(DEPFLAGS) -c $< -o $@
+$(BUILD)/lib/kernel/loader.o: $(SKELS)
 
 # the embedded default policy: policies/default.yaml is its only source
-$(BUILD)/default_policy.o: policies/default.yaml user/default_policy.S | $(BUILD)
-	$(CC) -c -DPOLICY_FILE='"policies/default.yaml"' user/default_policy.S -o $@
+$(BUILD)/lib/policy/default_policy.o: lib/policy/default_policy.S policies/default.yaml
+	@mkdir -p $(@D)
+	$(CC) -c -DPOLICY_FILE='"policies/default.yaml"' $< -o $@
 
-$(BUILD)/agentcage: $(USER_OBJ)
-	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
 
-$(BUILD)/unit: tests/unit/*.c $(LIB_SRC) user/*.h | $(BUILD)
-	$(CC) $(CFLAGS) tests/unit/*.c $(LIB_SRC) -lcriterion -lyaml -lresolv -o $@
+$(BUILD)/agentcage: $(CLI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# tests
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/unit/*.c)))
+$(BUILD)/unit: $(UNIT_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -lcriterion $(LDLIBS) -o $@
+$(BUILD)/nettest: $(BUILD)/tests/host/nettest.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+$(BUILD)/multicage: $(BUILD)/tests/vm/multicage.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+$(BUILD)/uring-test: $(BUILD)/tests/vm/uring.o
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+$(BUILD)/tests/host/nettest.o $(BUILD)/tests/vm/multicage.o: $(SKELS)
 
 test-unit: $(BUILD)/unit
 	$(BUILD)/unit
-
-NETTEST_SRC := user/loader.c user/cgroup.c user/fsutil.c user/netpolicy.c user/netrules.c \
-	user/policy.c user/rules.c user/event.c user/json.c user/diag.c
-$(BUILD)/nettest: tests/host/nettest.c $(NETTEST_SRC) user/*.h bpf/*.h $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
-	$(CC) $(CFLAGS) tests/host/nettest.c $(NETTEST_SRC) $(LDLIBS) -o $@
 
 test-host: $(BUILD)/agentcage $(BUILD)/nettest
 	tests/host/run.sh $(BUILD)/agentcage
@@ -63,20 +93,25 @@ test-host: $(BUILD)/agentcage $(BUILD)/nettest
 test-vm: $(BUILD)/agentcage $(BUILD)/uring-test $(BUILD)/multicage
 	tests/vm/vm.sh test
 
-$(BUILD)/uring-test: tests/vm/uring.c | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@
+test: deps
+	$(MAKE) all
+	$(MAKE) test-unit test-host test-vm
 
-MULTICAGE_SRC := user/loader.c user/cgroup.c user/fsutil.c user/netpolicy.c user/netrules.c \
-	user/policy.c user/rules.c user/diag.c user/json.c
-$(BUILD)/multicage: tests/vm/multicage.c $(MULTICAGE_SRC) user/*.h bpf/*.h $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
-	$(CC) $(CFLAGS) tests/vm/multicage.c $(MULTICAGE_SRC) $(LDLIBS) -o $@
-
-test: deps all test-unit test-host test-vm
-
-demo: deps all
+demo: deps
+	$(MAKE) all
 	tests/vm/demo.sh $(BUILD)/agentcage
 
-bench: deps all $(BUILD)/bench-floor $(BUILD)/bench-loops $(BUILD)/bench-connrate $(BUILD)/nettest
+# benchmarks (make bench)
+$(BUILD)/bench/floor.o: $(BUILD)/empty.skel.h
+$(BUILD)/bench-floor: $(BUILD)/bench/floor.o
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -lbpf -lelf -lz -o $@
+$(BUILD)/bench-loops: $(BUILD)/bench/loops.o
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+$(BUILD)/bench-connrate: $(BUILD)/bench/connrate.o
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+
+bench: deps
+	$(MAKE) all $(BUILD)/bench-floor $(BUILD)/bench-loops $(BUILD)/bench-connrate $(BUILD)/nettest
 	@dpkg -s apparmor >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apparmor
 	bench/netbench.sh
 	VM_ICOUNT=$${VM_ICOUNT:-1} tests/vm/vm.sh bench
@@ -84,10 +119,4 @@ bench: deps all $(BUILD)/bench-floor $(BUILD)/bench-loops $(BUILD)/bench-connrat
 clean:
 	rm -rf $(BUILD)
 
-# benchmark helpers (make bench)
-$(BUILD)/bench-floor: bench/floor.c $(BUILD)/empty.skel.h
-	$(CC) $(CFLAGS) $< -lbpf -lelf -lz -o $@
-$(BUILD)/bench-loops: bench/loops.c | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@
-$(BUILD)/bench-connrate: bench/connrate.c | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -401,16 +401,7 @@ static __always_inline bool stacked_fs_internal(struct task_struct *t)
 	return t->cred != t->real_cred;
 }
 
-/* The mounts of a superblock: a list_head through mount.mnt_instance up to
- * 6.15ish, a NULL-terminated list through mount.mnt_next_for_sb after. */
-struct mount___list {
-	struct list_head mnt_instance;
-} __attribute__((preserve_access_index));
-
-struct super_block___list {
-	struct list_head s_mounts;
-} __attribute__((preserve_access_index));
-
+/* the two shapes of a superblock's mount list: compat.bpf.h */
 struct mnt_scan {
 	__u64 cand[MNT_CAND];  /* struct vfsmount * */
 	__u64 pos, head;

@@ -9,7 +9,7 @@
  * netlink. Both decide from the same trie. */
 #include "cage_common.bpf.h"
 #include <bpf/bpf_endian.h>
-#include "net.h"
+#include "agentcage/net.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -30,7 +30,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define IPPROTO_FRAGMENT 44
 #define IPPROTO_DSTOPTS 60
 #define NLMSG_MAX 8            /* netlink messages checked in one send */
-#define PKT_EVENTS_PER_SEC 20  /* packet events per cage and second; the rest are counted */
 #define NSEC_PER_SEC_ 1000000000ull
 
 struct {
@@ -63,18 +62,6 @@ struct {
 	__type(value, struct ratelimit);
 } pkt_events SEC(".maps");
 
-/* IPv4-compatible ::a.b.c.d (not :: or ::1) is matched as a.b.c.d */
-static __always_inline void normalize(__u8 *a)
-{
-	__u32 *w = (__u32 *)a;
-	__u32 low = bpf_ntohl(w[3]);
-
-	if (!w[0] && !w[1] && !w[2] && low > 1) {
-		a[10] = 0xff;
-		a[11] = 0xff;
-	}
-}
-
 static __always_inline __u8 proto_bit(__u16 proto)
 {
 	if (proto == IPPROTO_TCP || proto == IPPROTO_MPTCP)
@@ -93,7 +80,7 @@ static __always_inline int net_decide(__u32 policy, const struct ac_event_net *p
 	struct ac_net_val *v;
 
 	__builtin_memcpy(k.addr, peer->addr, 16);
-	normalize(k.addr);
+	ac_addr_normalize(k.addr);
 	v = bpf_map_lookup_elem(&net_rules, &k);
 	if (!v)
 		return AC_NET_DENY;
@@ -210,7 +197,7 @@ static __always_inline bool pkt_event_allowed(__u64 cgid)
 		r->second = now;
 		r->count = 0;
 	}
-	if (r->count >= PKT_EVENTS_PER_SEC) {
+	if (r->count >= AC_PKT_EVENTS_PER_SEC) {
 		stat_inc(AC_STAT_SUPPRESSED);
 		return false;
 	}
@@ -457,7 +444,7 @@ static __always_inline int check_unix_in(struct ac_cage *c, __u64 cgid, struct s
 	if (len < 3)
 		return 0;
 	n = len - 3;                    /* abstract: a NUL, then n bytes */
-	if (n > 107)
+	if (n > AC_UNIX_NAME_MAX)
 		goto unresolved;
 	s->buf[0] = '@';
 	barrier_var(n);
@@ -467,11 +454,9 @@ static __always_inline int check_unix_in(struct ac_cage *c, __u64 cgid, struct s
 		goto unresolved;             /* a path name without a dentry */
 	__builtin_memset(&s->key, 0, sizeof(s->key));
 	s->key.policy = c->net_policy;
-	s->key.prefixlen = 32 + (3 + n) * 8;
-	s->key.path[0] = '@';
-	s->key.path[1] = n >> 8;
-	s->key.path[2] = n & 0xff;
-	if (bpf_core_read(&s->key.path[3], n & 127, (char *)&a->name[0].sun_path[1]))
+	s->key.prefixlen = 32 + (AC_ABSTRACT_HDR + n) * 8;
+	ac_abstract_hdr(s->key.path, n);
+	if (bpf_core_read(&s->key.path[AC_ABSTRACT_HDR], n & 127, (char *)&a->name[0].sun_path[1]))
 		goto unresolved;
 	if (bpf_map_lookup_elem(&unix_rules, &s->key))
 		return 0;

@@ -30,12 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "cgroup.h"
-#include "diag.h"
-#include "event.h"
-#include "loader.h"
-#include "netpolicy.h"
-#include "policy.h"
+#include "cage/cgroup.h"
+#include "event/event.h"
+#include "kernel/loader.h"
+#include "policy/netpolicy.h"
+#include "policy/policy.h"
 
 static struct cage_cgroup cg;
 static struct loader ld;

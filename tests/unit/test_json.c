@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "event.h"
-#include "json.h"
+#include "event/event.h"
+#include "event/json.h"
 
 static char *render(const char *s, ssize_t len)
 {
@@ -70,4 +70,54 @@ Test(json, every_op_has_a_distinct_name)
 	}
 	cr_assert_str_eq(event_op_name(AC_OP_URING), "io_uring");
 	cr_assert_str_eq(event_op_name(AC_OP__MAX), "unknown");
+}
+
+static char *render_event(const struct ac_event *e, int json)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (json)
+		event_write_json(f, e, "c", 0);
+	else
+		event_write_plain(f, e, "c", 0);
+	fclose(f);
+	return buf;
+}
+
+/* an event's argument: named by its op, in both forms */
+Test(json, event_arguments)
+{
+	struct ac_event e = { .pid = 7, .op = AC_OP_CAPABILITY, .action = AC_DENIED,
+			      .flags = AC_EV_ARG, .arg = 21 };
+	char *j, *p;
+
+	strcpy(e.comm, "sh");
+	j = render_event(&e, 1);
+	p = render_event(&e, 0);
+	cr_assert(strstr(j, ",\"op\":\"capability\",\"capability\":\"CAP_SYS_ADMIN\",\"path\":\"\""), "%s", j);
+	cr_assert(strstr(p, " op=capability capability=CAP_SYS_ADMIN path=-\n"), "%s", p);
+	free(j);
+	free(p);
+	e.arg = 99;      /* a capability this build has no name for */
+	j = render_event(&e, 1);
+	cr_assert(strstr(j, "\"capability\":\"99\""), "%s", j);
+	free(j);
+	e.op = AC_OP_IOCTL;
+	e.arg = 0x5412;  /* TIOCSTI */
+	strcpy(e.path, "/dev/pts/0");
+	e.path_len = strlen(e.path);
+	j = render_event(&e, 1);
+	cr_assert(strstr(j, "\"op\":\"ioctl\",\"ioctl\":\"0x5412\",\"path\":\"/dev/pts/0\""), "%s", j);
+	free(j);
+	e.op = AC_OP_DEVICE;
+	e.arg = 8u << 20 | 1;
+	p = render_event(&e, 0);
+	cr_assert(strstr(p, " device=8:1 path=\"/dev/pts/0\"\n"), "%s", p);
+	free(p);
+	e.flags = 0;     /* no argument: no key */
+	j = render_event(&e, 1);
+	cr_assert(!strstr(j, "\"device\":"), "%s", j);
+	free(j);
 }

@@ -2,7 +2,7 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
-#include "netrules.h"
+#include "policy/netrules.h"
 
 /* ---- helpers ---- */
 

@@ -1,7 +1,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
-#include "policy.h"
+#include "policy/policy.h"
 
 static int parse(const char *text, struct policy *p, char *err)
 {

@@ -1,8 +1,8 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
-#include "policy.h"
-#include "rules.h"
+#include "policy/policy.h"
+#include "policy/rules.h"
 
 static struct ruleset rs;
 static struct policy pol;

@@ -26,11 +26,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "loader.h"
-#include "netpolicy.h"
-#include "policy.h"
-#include "rules.h"
+#include "cage/cgroup.h"
+#include "kernel/loader.h"
+#include "policy/netpolicy.h"
+#include "policy/policy.h"
+#include "policy/rules.h"
 
 #define CAGES_MAX 512
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
-#include "policy.h"
-#include "cage.h"
-#include "netrules.h"
+#include "policy/policy.h"
+#include "agentcage/cage.h"
+#include "policy/netrules.h"
 
 struct ctx {
 	const char *file;
@@ -93,8 +93,9 @@ static int unix_item(struct ctx *c, yaml_node_t *v, const char *what, const char
 {
 	if (s[0] != '@')
 		return path_item(c, v, what, s);
-	if (!s[1] || strlen(s + 1) > 107)
-		return fail(c, v, "abstract socket name '%s' must have 1 to 107 bytes after the '@'", s);
+	if (!s[1] || strlen(s + 1) > AC_UNIX_NAME_MAX)
+		return fail(c, v, "abstract socket name '%s' must have 1 to %d bytes after the '@'", s,
+			    AC_UNIX_NAME_MAX);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "diag.h"
-#include "json.h"
+#include "event/json.h"
 
 bool diag_json;
 int diag_verbose;

@@ -1,5 +1,5 @@
 #include <string.h>
-#include "json.h"
+#include "event/json.h"
 
 /* length of a valid UTF-8 sequence at s (n bytes left), or 0 */
 static size_t utf8_len(const unsigned char *s, size_t n)

@@ -13,16 +13,16 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "dnsrefresh.h"
+#include "cage/cgroup.h"
+#include "policy/dnsrefresh.h"
 #include "diag.h"
-#include "event.h"
-#include "fsutil.h"
-#include "loader.h"
-#include "lsm.h"
-#include "netpolicy.h"
-#include "policy.h"
-#include "rules.h"
+#include "event/event.h"
+#include "util/fsutil.h"
+#include "kernel/loader.h"
+#include "kernel/lsm.h"
+#include "policy/netpolicy.h"
+#include "policy/policy.h"
+#include "policy/rules.h"
 #include "verbs.h"
 
 extern const char default_policy_yaml[], default_policy_yaml_end[];
@@ -105,9 +105,9 @@ static void report_lost(struct run *r, int final)
 		r->lost_reported = lost;
 	}
 	if (supp > r->suppressed_reported) {
-		diag_warn("%llu dropped-packet events not shown (over the limit of 20 a second; "
+		diag_warn("%llu dropped-packet events not shown (over the limit of %d a second; "
 			  "the packets were dropped all the same)",
-			  (unsigned long long)(supp - r->suppressed_reported));
+			  (unsigned long long)(supp - r->suppressed_reported), AC_PKT_EVENTS_PER_SEC);
 		r->suppressed_reported = supp;
 	}
 	if (final && lost)

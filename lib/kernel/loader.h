@@ -2,7 +2,7 @@
 #ifndef AGENTCAGE_LOADER_H
 #define AGENTCAGE_LOADER_H
 #include <stdint.h>
-#include "rules.h"
+#include "policy/rules.h"
 
 struct cage_bpf;
 struct net_bpf;

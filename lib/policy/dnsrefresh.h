@@ -4,7 +4,7 @@
 #ifndef AGENTCAGE_DNSREFRESH_H
 #define AGENTCAGE_DNSREFRESH_H
 #include <pthread.h>
-#include "netpolicy.h"
+#include "policy/netpolicy.h"
 
 struct dns_refresh {
 	pthread_t thread;

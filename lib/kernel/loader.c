@@ -8,16 +8,8 @@
 #include <fcntl.h>
 #include "cage.skel.h"
 #include "net.skel.h"
-#include "netrules.h"
-#include "diag.h"
-#include "loader.h"
-
-static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (!diag_verbose || (level == LIBBPF_DEBUG && diag_verbose < 2))
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
+#include "policy/netrules.h"
+#include "kernel/loader.h"
 
 /* number of arguments of LSM hook `name` in the running kernel, or -1 */
 static int hook_nargs(const struct btf *btf, const char *name)
@@ -61,7 +53,6 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 	int ret, n;
 
 	memset(l, 0, sizeof(*l));
-	libbpf_set_print(print_libbpf);
 	if (!(flags & LOADER_NO_LSM)) {
 		l->skel = cage_bpf__open();
 		if (!l->skel) {

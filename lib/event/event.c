@@ -2,8 +2,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
-#include "event.h"
-#include "json.h"
+#include "event/event.h"
+#include "event/json.h"
 
 static const char *const op_names[AC_OP__MAX] = {
 	[AC_OP_OPEN_READ] = "open_read", [AC_OP_OPEN_WRITE] = "open_write",
@@ -16,8 +16,58 @@ static const char *const op_names[AC_OP__MAX] = {
 	[AC_OP_CGROUP] = "cgroup_write", [AC_OP_CONNECT] = "connect", [AC_OP_BIND] = "bind",
 	[AC_OP_SEND] = "send", [AC_OP_RECV] = "recv", [AC_OP_SOCKET] = "socket",
 	[AC_OP_UNIX_CONNECT] = "unix_connect", [AC_OP_UTIMES] = "utimes",
-	[AC_OP_URING] = "io_uring",
+	[AC_OP_URING] = "io_uring", [AC_OP_CLONE] = "clone", [AC_OP_CAPABILITY] = "capability",
+	[AC_OP_IOCTL] = "ioctl", [AC_OP_MODULE] = "module", [AC_OP_IPC] = "ipc",
+	[AC_OP_KEY] = "keyring", [AC_OP_READLINK] = "readlink", [AC_OP_PERF] = "perf_event",
+	[AC_OP_DEVICE] = "device",
 };
+
+static const char *const cap_names[] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID",
+	"CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE",
+	"CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW",
+	"CAP_IPC_LOCK", "CAP_IPC_OWNER", "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT",
+	"CAP_SYS_PTRACE", "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE",
+	"CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE",
+	"CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ",
+	"CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
+};
+
+const char *event_cap_name(uint32_t cap, char *buf, size_t len)
+{
+	if (cap < sizeof(cap_names) / sizeof(cap_names[0]))
+		return cap_names[cap];
+	snprintf(buf, len, "%u", cap);
+	return buf;
+}
+
+/* The event's argument (AC_EV_ARG) as a key and a value in buf, or NULL;
+ * *quote says whether the value is a JSON string. */
+static const char *event_arg(const struct ac_event *e, char *buf, size_t len, int *quote)
+{
+	if (!(e->flags & AC_EV_ARG))
+		return NULL;
+	*quote = 1;
+	switch (e->op) {
+	case AC_OP_CAPABILITY: {
+		const char *name = event_cap_name(e->arg, buf, len);
+
+		if (name != buf)
+			snprintf(buf, len, "%s", name);
+		return "capability";
+	}
+	case AC_OP_IOCTL:
+		snprintf(buf, len, "0x%x", e->arg);
+		return "ioctl";
+	case AC_OP_DEVICE:
+		snprintf(buf, len, "%u:%u", e->arg >> 20, e->arg & 0xfffff);
+		return "device";
+	}
+	*quote = 0;
+	snprintf(buf, len, "%u", e->arg);
+	return "arg";
+}
 
 const char *event_family_name(unsigned family, char *buf, size_t len)
 {
@@ -104,8 +154,12 @@ void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint6
 		fprintf(f, ",\"pid\":null,\"uid\":%u,\"comm\":", e->uid);
 	json_write_string(f, e->comm, comm_len(e));
 	fprintf(f, ",\"op\":\"%s\"", event_op_name(e->op));
+	char ab[INET6_ADDRSTRLEN + 16];
+	const char *key;
+	int quote;
+
 	if (e->flags & AC_EV_NET) {
-		char fb[16], pb[16], ab[INET6_ADDRSTRLEN];
+		char fb[16], pb[16];
 
 		fprintf(f, ",\"family\":\"%s\"", event_family_name(e->net.family, fb, sizeof(fb)));
 		if (is_ip(e)) {
@@ -118,6 +172,8 @@ void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint6
 			fprintf(f, ",\"nlmsg_type\":%u", e->net.proto);
 		}
 	}
+	if ((key = event_arg(e, ab, sizeof(ab), &quote)))
+		fprintf(f, quote ? ",\"%s\":\"%s\"" : ",\"%s\":%s", key, ab);
 	if (!(e->flags & AC_EV_NET) || e->net.family == AF_UNIX) {
 		fputs(",\"path\":", f);
 		if (e->flags & AC_EV_UNRESOLVED)
@@ -164,6 +220,14 @@ void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint
 		fputc('\n', f);
 		fflush(f);
 		return;
+	}
+	{
+		char ab[32];
+		const char *key;
+		int quote;
+
+		if ((key = event_arg(e, ab, sizeof(ab), &quote)))
+			fprintf(f, " %s=%s", key, ab);
 	}
 	fputs(" path=", f);
 	if (e->flags & AC_EV_UNRESOLVED)

@@ -1,9 +1,15 @@
-/* Types shared by the BPF programs and userspace: fixed-width only. */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The ABI between the BPF programs and userspace: fixed-width types only,
+ * every struct's size asserted, and each formula both sides compute written
+ * once, here. Included by clang -target bpf (after vmlinux.h) and by gcc. */
 #ifndef AGENTCAGE_CAGE_H
 #define AGENTCAGE_CAGE_H
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+
+/* shared inline functions: always inlined, as the BPF side needs */
+#define AC_INLINE static inline __attribute__((always_inline))
 
 #define AC_PATH_MAX 4096      /* paths are resolved in full up to this length */
 #define AC_KEY_PATH 248       /* bytes of a path that take part in a trie key */
@@ -31,6 +37,16 @@ enum ac_op {
 	/* network */
 	AC_OP_CONNECT, AC_OP_BIND, AC_OP_SEND, AC_OP_RECV, AC_OP_SOCKET, AC_OP_UNIX_CONNECT,
 	AC_OP_UTIMES, AC_OP_URING,
+	/* the kernel baseline: what no policy grants */
+	AC_OP_CLONE,        /* clone3(CLONE_INTO_CGROUP) */
+	AC_OP_CAPABILITY,   /* a capability that reaches the host; arg: its number */
+	AC_OP_IOCTL,        /* a refused ioctl; arg: the command */
+	AC_OP_MODULE,       /* kernel module loading or autoloading */
+	AC_OP_IPC,          /* SysV IPC or POSIX message queues outside the cage */
+	AC_OP_KEY,          /* a key or keyring outside the cage */
+	AC_OP_READLINK,     /* readlink of a symlink the cage may not read */
+	AC_OP_PERF,         /* perf_event_open */
+	AC_OP_DEVICE,       /* a device node the cage may not use; arg: major << 20 | minor */
 	AC_OP__MAX
 };
 
@@ -40,6 +56,30 @@ enum ac_action { AC_DENIED = 1, AC_AUDITED = 2 };
 #define AC_EV_UNRESOLVED 1u  /* the path could not be resolved completely */
 #define AC_EV_NET 2u         /* the net fields are set */
 #define AC_EV_ABSTRACT 4u    /* path is an abstract unix socket name (no leading NUL) */
+#define AC_EV_ARG 8u         /* arg is set (its meaning depends on op) */
+
+#define AC_UNIX_NAME_MAX 107     /* bytes of an abstract unix name after its leading NUL */
+#define AC_PKT_EVENTS_PER_SEC 20 /* dropped-packet events per cage and second; the rest are counted */
+
+/* The trie key length of a resolved path of len bytes: the path and a final
+ * '/' (none after "/"), so that entries match whole components only; at
+ * most AC_KEY_PATH bytes take part. */
+AC_INLINE __u32 ac_key_len(__u32 len)
+{
+	__u32 n = len > 1 ? len + 1 : len;
+
+	return n > AC_KEY_PATH ? AC_KEY_PATH : n;
+}
+
+/* An abstract unix name's key: '@', its length in two bytes, the name.
+ * ac_abstract_hdr writes the three header bytes. */
+#define AC_ABSTRACT_HDR 3
+AC_INLINE void ac_abstract_hdr(__u8 *key, __u32 n)
+{
+	key[0] = '@';
+	key[1] = (__u8)(n >> 8);
+	key[2] = (__u8)(n & 0xff);
+}
 
 /* a trie key: prefix length in bits, then policy id, then path bytes */
 struct ac_key {
@@ -74,6 +114,8 @@ struct ac_event {
 	__u32 action;
 	__u32 flags;
 	__u32 path_len;
+	__u32 arg;      /* with AC_EV_ARG: what op says */
+	__u32 pad;
 	char comm[16];
 	struct ac_event_net net;
 	char path[AC_PATH_MAX];
@@ -86,5 +128,10 @@ enum ac_stat {
 	AC_STAT_DIR_HIT,         /* file decisions taken from the directory cache */
 	AC_STAT__MAX
 };
+
+_Static_assert(sizeof(struct ac_key) == 8 + AC_KEY_PATH, "struct ac_key");
+_Static_assert(sizeof(struct ac_cage) == 16, "struct ac_cage");
+_Static_assert(sizeof(struct ac_event_net) == 24, "struct ac_event_net");
+_Static_assert(sizeof(struct ac_event) == 88 + AC_PATH_MAX, "struct ac_event");
 
 #endif

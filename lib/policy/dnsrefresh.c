@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "dnsrefresh.h"
+#include "policy/dnsrefresh.h"
 
 static void *loop(void *arg)
 {

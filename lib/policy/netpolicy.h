@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "netrules.h"
-#include "policy.h"
+#include "policy/netrules.h"
+#include "policy/policy.h"
 
 #define NET_HOST_ADDRS 64      /* addresses remembered per hostname */
 #define NET_REFRESH_MAX 300    /* seconds: hostnames are resolved at least this often */

@@ -3,8 +3,8 @@
 #define AGENTCAGE_RULES_H
 #include <stddef.h>
 #include <stdint.h>
-#include "cage.h"
-#include "policy.h"
+#include "agentcage/cage.h"
+#include "policy/policy.h"
 
 struct rule {
 	char key[AC_KEY_PATH + 1];   /* path with a final '/', as in the trie */

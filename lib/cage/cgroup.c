@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "cgroup.h"
-#include "fsutil.h"
+#include "cage/cgroup.h"
+#include "util/fsutil.h"
 
 static int find_cgroup2(char *mnt, size_t mlen, uint32_t *root_depth)
 {

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "diag.h"
-#include "netpolicy.h"
-#include "policy.h"
-#include "rules.h"
+#include "policy/netpolicy.h"
+#include "policy/policy.h"
+#include "policy/rules.h"
 #include "verbs.h"
 
 static void print_list(const char *what, const struct plist *l)

@@ -4,9 +4,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/types.h>
-#include "cage.h"
+#include "agentcage/cage.h"
 
 const char *event_op_name(uint32_t op);
+/* "CAP_SYS_ADMIN", ... or the number in buf */
+const char *event_cap_name(uint32_t cap, char *buf, size_t len);
 /* The peer's address as the user writes it: mapped IPv4 as a dotted quad. */
 void event_addr_str(const struct ac_event_net *n, char *buf, size_t len);
 /* "inet", "unix", ... or the number in buf */

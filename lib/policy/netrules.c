@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "netrules.h"
+#include "policy/netrules.h"
 
 #define ENTRY_MAX 512
 
@@ -18,16 +18,7 @@ static int is_mapped(const uint8_t a[16])
 
 void net_addr_normalize(uint8_t addr[16])
 {
-	static const uint8_t zero[12];
-	uint32_t low;
-
-	if (memcmp(addr, zero, 12))
-		return;
-	low = (uint32_t)addr[12] << 24 | (uint32_t)addr[13] << 16 | (uint32_t)addr[14] << 8 | addr[15];
-	if (low <= 1)   /* :: and ::1 */
-		return;
-	addr[10] = 0xff;
-	addr[11] = 0xff;
+	ac_addr_normalize(addr);
 }
 
 void net_format_prefix(const uint8_t addr[16], uint8_t plen, char *buf, size_t len)

@@ -2,16 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rules.h"
+#include "policy/rules.h"
 
 size_t rules_key(const char *path, size_t len, char *out)
 {
-	size_t n = len;
+	size_t n = ac_key_len(len);
 
-	if (len > 1)
-		n++;
-	if (n > AC_KEY_PATH)
-		n = AC_KEY_PATH;
 	memcpy(out, path, len < n ? len : n);
 	if (len > 1 && len < AC_KEY_PATH)
 		out[len] = '/';
@@ -136,11 +132,9 @@ oom:
 /* Abstract unix names match exactly: '@', the length in two bytes, the name. */
 static size_t abstract_key(const char *name, size_t n, char *out)
 {
-	out[0] = '@';
-	out[1] = (char)(n >> 8);
-	out[2] = (char)(n & 0xff);
-	memcpy(out + 3, name, n);
-	return n + 3;
+	ac_abstract_hdr((__u8 *)out, n);
+	memcpy(out + AC_ABSTRACT_HDR, name, n);
+	return n + AC_ABSTRACT_HDR;
 }
 
 static int add_unix(const struct plist *pl, struct ruleset *rs, const struct rule_vars *v,
@@ -162,7 +156,7 @@ static int add_unix(const struct plist *pl, struct ruleset *rs, const struct rul
 				return -1;
 			continue;
 		}
-		if (strlen(s + 1) > AC_KEY_PATH - 3) {
+		if (strlen(s + 1) > AC_KEY_PATH - AC_ABSTRACT_HDR) {
 			snprintf(err, errlen, "abstract socket name '%s' is too long", s);
 			return -1;
 		}

@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* Network policy types shared by the BPF programs and userspace. */
 #ifndef AGENTCAGE_NET_H
 #define AGENTCAGE_NET_H
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "agentcage/cage.h"   /* AC_INLINE */
 
 /* Addresses live in one 128-bit space: IPv6 as is, IPv4 as the mapped
  * address ::ffff:a.b.c.d, so an IPv4 /n prefix is /(96+n) here. */
@@ -15,6 +17,19 @@
 #define AC_P_UDP 0x02
 #define AC_P_OTHER 0x80   /* ICMP and every protocol without ports */
 #define AC_P_ANY 0xff
+
+/* IPv4-compatible ::a.b.c.d (not :: or ::1) is matched as the IPv4 address
+ * it carries: it becomes ::ffff:a.b.c.d. */
+AC_INLINE void ac_addr_normalize(__u8 a[16])
+{
+	__u32 w[3];
+
+	__builtin_memcpy(w, a, sizeof(w));
+	if (!(w[0] | w[1] | w[2]) && (a[12] | a[13] | a[14] | (a[15] > 1))) {
+		a[10] = 0xff;
+		a[11] = 0xff;
+	}
+}
 
 enum ac_net_verdict { AC_NET_NOMATCH = 0, AC_NET_ALLOW = 1, AC_NET_DENY = 2 };
 
@@ -44,4 +59,7 @@ struct ac_net_val {
 	struct ac_port_rule r[AC_NET_RULES];
 };
 
+_Static_assert(sizeof(struct ac_port_rule) == 8, "struct ac_port_rule");
+_Static_assert(sizeof(struct ac_net_key) == 24, "struct ac_net_key");
+_Static_assert(sizeof(struct ac_net_val) == 8 + 8 * AC_NET_RULES, "struct ac_net_val");
 #endif

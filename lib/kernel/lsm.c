@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include "lsm.h"
+#include "kernel/lsm.h"
 
 #define LSM_FILE "/sys/kernel/security/lsm"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "fsutil.h"
+#include "util/fsutil.h"
 
 static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {

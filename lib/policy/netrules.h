@@ -4,7 +4,7 @@
 #define AGENTCAGE_NETRULES_H
 #include <stddef.h>
 #include <stdint.h>
-#include "net.h"
+#include "agentcage/net.h"
 
 /* One `network.allow` / `network.deny` entry as written:
  *   ADDR[/PLEN][:PORT[-PORT]][/tcp|/udp]            IPv4 or hostname

@@ -1,5 +1,7 @@
 #include <stdio.h>
+#include <stdarg.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include "diag.h"
 #include "verbs.h"
 
@@ -15,8 +17,17 @@ static void usage(FILE *f)
 	      "See agentcage(1).\n", f);
 }
 
+/* libbpf's log lines: shown with -v, its debug lines with -vv */
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!diag_verbose || (level == LIBBPF_DEBUG && diag_verbose < 2))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
 int main(int argc, char **argv)
 {
+	libbpf_set_print(print_libbpf);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_AGENTCAGE;

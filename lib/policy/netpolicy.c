@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include "netpolicy.h"
+#include "policy/netpolicy.h"
 
 static struct net_host *find(const struct net_hosts *hs, const char *name)
 {

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Verdicts and events: the decision for a caged access, and its event in
+ * the ring buffer (a full ring buffer is counted, never waited for, and
+ * never changes the decision). */
+#ifndef AGENTCAGE_VERDICT_BPF_H
+#define AGENTCAGE_VERDICT_BPF_H
+#include "maps.bpf.h"
+
+static __always_inline void stat_inc(__u32 idx)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
+
+	if (v)
+		__sync_fetch_and_add(v, 1);
+}
+
+/* A ring buffer slot for an event with its header filled in, or NULL: a
+ * full ring buffer is counted, never waited for. */
+static __always_inline struct ac_event *event_reserve(__u64 cgid, __u32 op, __u32 action)
+{
+	struct ac_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(AC_STAT_LOST);
+		return NULL;
+	}
+	e->ts_ns = bpf_ktime_get_boot_ns();
+	e->cgroup = cgid;
+	e->op = op;
+	e->action = action;
+	e->flags = 0;
+	e->path_len = 0;
+	return e;
+}
+
+/* Send an event about the current task; the path is s->buf[start..start+len)
+ * (len < 0: unresolved), net the peer of a network event or NULL. */
+static __always_inline void emit_net(struct scratch *s, __u64 cgid, __u32 op, __u32 action,
+				     __u32 start, int len, const struct ac_event_net *net)
+{
+	struct ac_event *e = event_reserve(cgid, op, action);
+
+	if (!e)
+		return;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	if (net) {
+		/* copied by a helper: when *net is a constant, clang 14 turns a
+		 * plain copy into stores that make others to *e vanish */
+		bpf_probe_read_kernel(&e->net, sizeof(e->net), net);
+		e->flags = AC_EV_NET;
+	} else {
+		__builtin_memset(&e->net, 0, sizeof(e->net));
+	}
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (len < 0) {
+		e->flags |= AC_EV_UNRESOLVED;
+	} else if (s) {
+		__u32 n = len;
+
+		e->path_len = len;
+		barrier_var(n);
+		barrier_var(start);
+		bpf_probe_read_kernel(e->path, n & (AC_PATH_MAX - 1),
+				      &s->buf[start & (AC_PATH_MAX - 1)]);
+		if (len == AC_PATH_MAX)
+			e->path_len = AC_PATH_MAX - 1;
+	}
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* Does a rule class grant `need` (AC_READ or AC_WRITE)? */
+static __always_inline bool grants(__u32 cls, __u32 need)
+{
+	return cls != AC_DENY && cls >= need;
+}
+
+/* The verdict for a caged access: 0 allow, -EPERM deny (audit: report only),
+ * with its event (net: the peer of a network access, or NULL). */
+static __always_inline int verdict_net(struct ac_cage *c, struct scratch *s, __u64 cgid,
+				       __u32 op, __u32 start, int len,
+				       const struct ac_event_net *net)
+{
+	emit_net(s, cgid, op, c->audit ? AC_AUDITED : AC_DENIED, start, len, net);
+	return c->audit ? 0 : -EPERM;
+}
+
+static __always_inline int verdict(struct ac_cage *c, struct scratch *s, __u64 cgid,
+				   __u32 op, __u32 start, int len)
+{
+	return verdict_net(c, s, cgid, op, start, len, NULL);
+}
+
+#endif
