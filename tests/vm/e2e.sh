@@ -322,6 +322,8 @@ expect "the default policy allows writing the current directory" 0 /bin/sh -c "c
 expect "the default policy denies writing elsewhere" 2 /bin/sh -c "cd $T && $AC run -- /bin/sh -c 'echo x > /srv/rw/x'"
 expect "the default policy refuses to run from / (it would grant write to /)" 125 /bin/sh -c "cd / && $AC run -- /bin/true"
 . $repo/tests/vm/e2e-net.sh
+# the kernel baseline: what a root agent may never do, whatever its policy
+for f in $repo/tests/vm/e2e-baseline-*.sh; do [ -e "$f" ] && . "$f"; done
 
 left=$(find /sys/fs/cgroup/agentcage -mindepth 1 -type d)
 [ -z "$left" ] && ok "no cage cgroup is left behind" || no "no cage cgroup is left behind" "$left"
