@@ -90,7 +90,13 @@ test-host: $(BUILD)/agentcage $(BUILD)/nettest
 	tests/host/run.sh $(BUILD)/agentcage
 	tests/host/net.sh $(BUILD)/nettest
 
-test-vm: $(BUILD)/agentcage $(BUILD)/uring-test $(BUILD)/multicage
+# helper programs of the VM suites: tests/vm/helpers/NAME.c -> build/vmtest/NAME
+VMTEST := $(patsubst tests/vm/helpers/%.c,$(BUILD)/vmtest/%,$(wildcard tests/vm/helpers/*.c))
+$(BUILD)/vmtest/%: $(BUILD)/tests/vm/helpers/%.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+
+test-vm: $(BUILD)/agentcage $(BUILD)/uring-test $(BUILD)/multicage $(VMTEST)
 	tests/vm/vm.sh test
 
 test: deps

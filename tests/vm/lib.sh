@@ -1,0 +1,22 @@
+# The end-to-end suites' shared helpers (sourced by e2e.sh and e2e-one.sh):
+# $AC, $EV, $T (the current directory), $H (test helper programs, built from
+# tests/vm/helpers/*.c), ok/no/expect/started/caged/event.
+repo=${repo:-/work/main}
+AC=$repo/build/agentcage
+EV=$repo/tests/vm/events.py
+H=$repo/build/vmtest
+T=$(mktemp -d /tmp/e2e.XXXXXX)
+cd "$T"   # the default policy grants write to the current directory
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+no() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "       ${2:0:400}"; }
+# expect NAME WANT_STATUS CMD...: run CMD, compare its exit status
+expect() { local name=$1 want=$2; shift 2; local out; out=$("$@" 2>&1); local st=$?
+	if [ "$st" = "$want" ]; then ok "$name"; else no "$name" "status $st, want $want: $(echo "$out" | tail -n 3)"; fi; }
+# started FILE: wait (up to 30 s) until a caged loop has written its first line to FILE
+started() { for _ in $(seq 300); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+# caged: wait until some cage has a task in it
+caged() { for _ in $(seq 300); do cat /sys/fs/cgroup/agentcage/*/cgroup.procs 2>/dev/null | grep -q . && return 0; sleep 0.1; done; return 1; }
+# event NAME FILE K=V...: an event matching K=V is in FILE
+event() { local name=$1; shift; local out; if out=$(python3 "$EV" "$@" 2>&1); then ok "$name"; else no "$name" "$out"; fi; }
+
