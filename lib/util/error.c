@@ -28,5 +28,14 @@ void ac_error_prefix(struct ac_error *e, const char *fmt, ...)
 	vsnprintf(pre, sizeof(pre), fmt, ap);
 	va_end(ap);
 	memcpy(old, e->msg, sizeof(old));
-	snprintf(e->msg, sizeof(e->msg), "%s: %s", pre, old);
+	/* the message is cut at its buffer's end, as every message is */
+	size_t n = strnlen(pre, sizeof(pre) - 1);
+	memcpy(e->msg, pre, n);
+	if (n + 2 < sizeof(e->msg)) {
+		memcpy(e->msg + n, ": ", 2);
+		n += 2;
+		snprintf(e->msg + n, sizeof(e->msg) - n, "%.*s", (int)(sizeof(e->msg) - n - 1), old);
+	} else {
+		e->msg[sizeof(e->msg) - 1] = 0;
+	}
 }
