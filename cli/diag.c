@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include <stdarg.h>
 #include <stdio.h>
 #include "diag.h"
@@ -6,13 +7,16 @@
 bool diag_json;
 int diag_verbose;
 
-static void diag_emit(const char *level, const char *fmt, va_list ap)
+static void diag_emit(const char *level, const char *code, const char *fmt, va_list ap)
 {
 	char msg[2048];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (diag_json) {
-		fprintf(stderr, "{\"level\":\"%s\",\"message\":", level);
+		fprintf(stderr, "{\"level\":\"%s\",", level);
+		if (code)
+			fprintf(stderr, "\"code\":\"%s\",", code);
+		fputs("\"message\":", stderr);
 		json_write_string(stderr, msg, -1);
 		fputs("}\n", stderr);
 	} else {
@@ -26,8 +30,32 @@ void diag_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_emit("error", fmt, ap);
+	diag_emit("error", NULL, fmt, ap);
 	va_end(ap);
+}
+
+void diag_error_code(const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_emit("error", code, fmt, ap);
+	va_end(ap);
+}
+
+static void emit_err(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit_err(const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_emit("error", code, fmt, ap);
+	va_end(ap);
+}
+
+void diag_err(const struct ac_error *e)
+{
+	emit_err(e->code, "%s", e->msg);
 }
 
 void diag_warn(const char *fmt, ...)
@@ -35,7 +63,7 @@ void diag_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_emit("warning", fmt, ap);
+	diag_emit("warning", NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -44,6 +72,6 @@ void diag_info(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_emit("info", fmt, ap);
+	diag_emit("info", NULL, fmt, ap);
 	va_end(ap);
 }

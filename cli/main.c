@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* agentcage: global options, then one verb from the table. */
 #include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
@@ -5,16 +7,43 @@
 #include "diag.h"
 #include "verbs.h"
 
+static int cmd_help(int argc, char **argv);
+
+/* every verb: its name, its function, its usage line and what it does */
+static const struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage, *what;
+} verbs[] = {
+	{ "run", cmd_run, "run [--policy FILE] [--mode enforce|audit] [--events FILE] "
+	  "[--dns-refresh S] -- CMD [ARG...]",
+	  "run CMD in a new cage; exit status is CMD's (125: agentcage failed)" },
+	{ "check", cmd_check, "check FILE...",
+	  "validate policy files and summarise what they grant" },
+	{ "help", cmd_help, "help", "this text; 'agentcage VERB --help' for one verb" },
+	{ 0 }
+};
+
 static void usage(FILE *f)
 {
-	fputs("usage: agentcage VERB [OPTIONS]\n"
-	      "Confine a command in its own cgroup under a file and exec policy enforced by BPF LSM.\n\n"
-	      "verbs:\n"
-	      "  agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE] [-v] -- CMD [ARG...]\n"
-	      "        run CMD in a new cage; exit status is CMD's (125: agentcage failed)\n"
-	      "  agentcage check FILE...   validate policy files and summarise what they grant\n"
-	      "  help            this text; 'agentcage VERB --help' for one verb\n\n"
+	fputs("usage: agentcage [--json] [-v|-vv] VERB [OPTIONS]\n"
+	      "Confine a command in its own cgroup under a file, exec and network policy\n"
+	      "enforced in the kernel by BPF LSM and cgroup_skb programs.\n\nverbs:\n", f);
+	for (const struct verb *v = verbs; v->name; v++)
+		fprintf(f, "  agentcage %s\n        %s\n", v->usage, v->what);
+	fputs("\nglobal options (before or after the verb):\n"
+	      "  --json     errors, events and summaries as JSON lines\n"
+	      "  -v, -vv    more detail (libbpf's log; -vv: its debug lines)\n"
+	      "  --help     this text\n\n"
 	      "See agentcage(1).\n", f);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	usage(stdout);
+	return 0;
 }
 
 /* libbpf's log lines: shown with -v, its debug lines with -vv */
@@ -25,21 +54,46 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* The options that may stand before the verb; returns the verb's index in
+ * argv, or -1 after an error (or 0 when --help was handled). */
+static int global_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--json"))
+			diag_json = true;
+		else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			diag_verbose++;
+		else if (!strcmp(argv[i], "-vv"))
+			diag_verbose += 2;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			diag_error_code(AC_E_USAGE, "unknown global option '%s'; see 'agentcage --help'",
+					argv[i]);
+			return -1;
+		}
+	}
+	if (i == argc) {
+		usage(stderr);
+		return -1;
+	}
+	return i;
+}
+
 int main(int argc, char **argv)
 {
+	int i;
+
 	libbpf_set_print(print_libbpf);
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_AGENTCAGE;
-	}
-	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
-		return 0;
-	}
-	diag_error("unknown verb '%s'; try 'agentcage --help'", argv[1]);
+	i = global_options(argc, argv);
+	if (i <= 0)
+		return i ? EXIT_AGENTCAGE : 0;
+	for (const struct verb *v = verbs; v->name; v++)
+		if (!strcmp(argv[i], v->name))
+			return v->fn(argc - i, argv + i);
+	diag_error_code(AC_E_USAGE, "unknown verb '%s'; try 'agentcage --help'", argv[i]);
 	return EXIT_AGENTCAGE;
 }

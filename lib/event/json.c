@@ -48,3 +48,14 @@ void json_write_string(FILE *f, const char *str, ssize_t slen)
 	}
 	fputc('"', f);
 }
+
+void json_write_strings(FILE *f, char *const *s, size_t n)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		json_write_string(f, s[i], -1);
+	}
+	fputc(']', f);
+}

@@ -7,4 +7,6 @@
 /* Write s (len bytes, or up to NUL when len < 0) as a quoted JSON string.
  * Invalid UTF-8 bytes become U+FFFD; control characters are escaped. */
 void json_write_string(FILE *f, const char *s, ssize_t len);
+/* Write n strings as a JSON array. */
+void json_write_strings(FILE *f, char *const *s, size_t n);
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include "event/json.h"
 #include "policy/netpolicy.h"
 
 static struct net_host *find(const struct net_hosts *hs, const char *name)
@@ -288,4 +289,78 @@ void net_policy_print(FILE *f, const struct policy *p, const struct net_hosts *h
 	for (size_t i = 0; i < p->net_unix.n; i++)
 		fprintf(f, " %s", p->net_unix.items[i]);
 	fprintf(f, "\n");
+}
+
+static const char *protos_name(uint8_t protos)
+{
+	if (protos == AC_P_ANY)
+		return "any";
+	if ((protos & AC_P_TCP) && (protos & AC_P_UDP))
+		return "tcp+udp";
+	return protos & AC_P_TCP ? "tcp" : "udp";
+}
+
+static void json_entry(FILE *f, const char *entry, const struct netspec *ns,
+		       const struct net_hosts *hs)
+{
+	char buf[64];
+
+	fputs("{\"entry\":", f);
+	json_write_string(f, entry, -1);
+	if (ns->has_port)
+		fprintf(f, ",\"ports\":[%u,%u]", ns->lo, ns->hi);
+	else
+		fputs(",\"ports\":null", f);
+	fprintf(f, ",\"protocols\":\"%s\"", protos_name(ns->protos));
+	if (!ns->host[0]) {
+		net_format_prefix(ns->addr, ns->plen, buf, sizeof(buf));
+		fprintf(f, ",\"prefix\":\"%s\"}", buf);
+		return;
+	}
+	const struct net_host *h = find(hs, ns->host);
+
+	fputs(",\"host\":", f);
+	json_write_string(f, ns->host, -1);
+	if (!h || h->error[0]) {
+		fputs(",\"addresses\":[],\"error\":", f);
+		json_write_string(f, h ? h->error : "not looked up", -1);
+		fputc('}', f);
+		return;
+	}
+	fputs(",\"addresses\":[", f);
+	for (size_t j = 0; j < h->n; j++) {
+		net_format_prefix(h->addrs[j], 128, buf, sizeof(buf));
+		fprintf(f, "%s\"%s\"", j ? "," : "", buf);
+	}
+	fputs("]}", f);
+}
+
+static void json_list(FILE *f, const struct plist *l, const struct net_hosts *hs)
+{
+	struct netspec ns;
+	char why[256];
+	int first = 1;
+
+	fputc('[', f);
+	for (size_t i = 0; i < l->n; i++) {
+		if (netspec_parse(l->items[i], &ns, why, sizeof(why)))
+			continue;
+		if (!first)
+			fputc(',', f);
+		first = 0;
+		json_entry(f, l->items[i], &ns, hs);
+	}
+	fputc(']', f);
+}
+
+void net_policy_print_json(FILE *f, const struct policy *p, const struct net_hosts *hs,
+			   const struct netset *ns)
+{
+	fprintf(f, "{\"trie_entries\":%zu,\"allow\":", ns->n);
+	json_list(f, &p->net_allow, hs);
+	fputs(",\"deny\":", f);
+	json_list(f, &p->net_deny, hs);
+	fputs(",\"unix\":", f);
+	json_write_strings(f, p->net_unix.items, p->net_unix.n);
+	fputc('}', f);
 }

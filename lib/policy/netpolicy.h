@@ -46,4 +46,9 @@ int net_policy_compile(const struct policy *p, const struct net_hosts *hs, struc
 /* `check` output: every entry, what it resolves to, and the unix peers. */
 void net_policy_print(FILE *f, const struct policy *p, const struct net_hosts *hs,
 		      const struct netset *ns);
+/* The same as a JSON object: {"trie_entries":N,"allow":[...],"deny":[...],"unix":[...]},
+ * each entry {"entry":..., "prefix"|"host":..., "ports":[lo,hi]|null, "protocols":...,
+ * and for a host "addresses":[...] or "error":...}. */
+void net_policy_print_json(FILE *f, const struct policy *p, const struct net_hosts *hs,
+			   const struct netset *ns);
 #endif

@@ -48,6 +48,21 @@ printf 'network:\n  allow:\n    - 10.0.0.0/8\n    - 10.0.0.1:70000\n' > "$T/badn
 out=$("$AC" check "$T/badnet.yaml" 2>&1); st=$?
 [ $st = 1 ] && case "$out" in "$T/badnet.yaml:4:7: network.allow: '10.0.0.1:70000': "*port*) true;; *) false;; esac \
 	&& ok "check names file, line, column of a bad network entry" || no "check bad network entry" "$st $out"
+# --json for every verb: results and errors as JSON objects
+out=$("$AC" --json check "$T/dup.yaml" 2>/dev/null); st=$?
+echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["valid"] is False and e["code"]=="policy.invalid" and (e["line"],e["column"])==(3,3) and e["message"]=="duplicate key '"'"'read'"'"'", e' \
+	&& [ $st = 1 ] && ok "--json check: one error object with file, line, column and code (exit 1)" || no "--json check error" "$st $out"
+out=$("$AC" check --json "$repo/policies/web-agent.yaml" 2>/dev/null); st=$?
+echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["valid"] and e["cage"]=="web-agent" and e["network"]["deny"][0]["prefix"]=="169.254.169.254" and "/etc/shadow" in e["deny"], e' \
+	&& [ $st = 0 ] && ok "check --json: a summary object for a valid file" || no "check --json valid" "$st $out"
+out=$("$AC" --json check "$T/none.yaml" 2>/dev/null); st=$?
+echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["code"]=="policy.unreadable", e' \
+	&& [ $st = 1 ] && ok "--json check: an unreadable file has its own code" || no "--json check unreadable" "$st $out"
+out=$("$AC" --json frobnicate 2>&1); st=$?
+echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["level"]=="error" and e["code"]=="usage.invalid", e' \
+	&& [ $st = 125 ] && ok "--json before the verb: an unknown verb is a JSON error (125)" || no "--json unknown verb" "$st $out"
+out=$("$AC" --bogus check 2>&1); [ $? = 125 ] && case "$out" in *"--bogus"*) true;; *) false;; esac \
+	&& ok "an unknown global option exits 125 naming it" || no "unknown global option" "$out"
 "$AC" --help | grep -q "agentcage run" && ok "--help" || no "--help"
 "$AC" run --help | grep -q -- "--events FILE" && ok "run --help" || no "run --help"
 man -l "$repo/man/agentcage.1" 2>/dev/null | grep -q "SIGHUP" || grep -q SIGHUP "$repo/man/agentcage.1" && ok "man page" || no "man page"
