@@ -99,9 +99,45 @@ $(BUILD)/vmtest/%: $(BUILD)/tests/vm/helpers/%.o
 test-vm: $(BUILD)/agentcage $(BUILD)/uring-test $(BUILD)/multicage $(VMTEST)
 	tests/vm/vm.sh test
 
+# --- reliability: make sanitize, make fuzz ---------------------------------
+# Both build the library again with clang into their own directory (clang's
+# UBSan honours log_path, so tests/san/run.sh sees every report, Criterion's
+# forked tests included). A plain sub-make builds the BPF skeletons there
+# first: BPF_CFLAGS asks $(CC) for the multiarch include directory.
+# A fuzz target NAME is tests/fuzz/fuzz_NAME.c (LLVMFuzzerTestOneInput), its
+# seeds tests/fuzz/corpus/NAME/, optionally tests/fuzz/NAME.dict: add it here.
+FUZZ_TARGETS := policy netspec
+FUZZ_SECONDS ?= 60
+SAN_BUILD := $(BUILD)/san
+FUZZ_BUILD := $(BUILD)/fuzz
+SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+DEPS += libclang-rt-14-dev
+.PHONY: sanitize fuzz
+
+sanitize:
+	$(MAKE) BUILD=$(SAN_BUILD) $(SAN_BUILD)/cage.skel.h $(SAN_BUILD)/net.skel.h
+	$(MAKE) BUILD=$(SAN_BUILD) CC=$(CLANG) CFLAGS="$(SAN_CFLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined" \
+		$(SAN_BUILD)/unit $(SAN_BUILD)/agentcage $(SAN_BUILD)/nettest
+	tests/san/run.sh $(SAN_BUILD)
+
+fuzz:
+	$(MAKE) BUILD=$(FUZZ_BUILD) $(FUZZ_BUILD)/cage.skel.h $(FUZZ_BUILD)/net.skel.h
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(CLANG) CFLAGS="$(FUZZ_CFLAGS)" \
+		LDFLAGS="-fsanitize=fuzzer,address,undefined" $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+$(BUILD)/fuzz-%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 test: deps
 	$(MAKE) all
-	$(MAKE) test-unit test-host test-vm
+	$(MAKE) test-unit test-host
+	$(MAKE) sanitize
+	$(MAKE) fuzz FUZZ_SECONDS=20
+	$(MAKE) test-vm
 
 demo: deps
 	$(MAKE) all

@@ -186,7 +186,8 @@ static int build_trie(struct ruleset *rs)
 	rs->trie = calloc(cap ? cap : 1, sizeof(*rs->trie));
 	if (!rs->trie)
 		return -1;
-	memcpy(rs->trie, rs->files, rs->nfiles * sizeof(*rs->files));
+	if (rs->nfiles)      /* files is NULL without file rules: no memcpy from NULL */
+		memcpy(rs->trie, rs->files, rs->nfiles * sizeof(*rs->files));
 	rs->ntrie = rs->nfiles;
 	for (size_t i = 0; i < rs->nfiles; i++) {
 		const struct rule *f = &rs->files[i];

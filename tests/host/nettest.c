@@ -173,8 +173,9 @@ static int failures, checks;
 
 /* an Ethernet frame carrying an IP packet: v6 or v4, with L4 proto and ports */
 struct frame {
-	unsigned char b[256];
 	size_t len;
+	unsigned char pad[2];   /* b at 2 mod 4: the IP header after 14 bytes of Ethernet is aligned */
+	unsigned char b[256];
 };
 
 static void frame_v4(struct frame *f, const char *src, const char *dst, int proto,

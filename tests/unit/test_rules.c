@@ -94,6 +94,18 @@ Test(rules, exec_allow)
 	cr_assert(!rules_exec_allowed(&rs, "/usr/bin/sh"));
 }
 
+/* no file rules: an empty trie (build_trie once copied from a NULL list),
+ * every path without a class, and the exec rules still there */
+Test(rules, no_file_rules)
+{
+	compile("name: empty\nexec:\n  allow: [/usr/bin/env]\n");
+	cr_assert_eq(rs.nfiles, 0);
+	cr_assert_eq(rs.ntrie, 0);
+	cr_assert_eq(rules_file_class(&rs, "/usr"), AC_NONE);
+	cr_assert_eq(rules_trie_value(&rs, "/"), 0);
+	cr_assert(rules_exec_allowed(&rs, "/usr/bin/env"));
+}
+
 Test(rules, long_paths_match_on_their_prefix)
 {
 	char path[4096];
