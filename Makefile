@@ -15,7 +15,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra
 override CPPFLAGS += -Iinclude -Ilib -I$(BUILD)
 DEPFLAGS = -MMD -MP
-LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread
+LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread -lseccomp
 # the BPF target architecture, as the kernel's tools name it
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 	-e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' -e 's/loongarch64/loongarch/')
@@ -23,7 +23,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall \
 	-I/usr/include/$(shell $(CC) -dumpmachine) -Iinclude -Ivmlinux -Ibpf
 
 DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcriterion-dev \
-	pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
+	libseccomp-dev pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
 	iproute2 iputils-ping iperf3
 
 LIB_SRC := $(sort $(wildcard lib/*/*.c))

@@ -1,4 +1,7 @@
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@ struct ctx {
 	yaml_document_t *doc;
 	char *err;
 	size_t errlen;
+	struct policy *pol;
 };
 
 static int fail(struct ctx *c, yaml_node_t *n, const char *fmt, ...)
@@ -184,7 +188,198 @@ static int exec_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t 
 
 	if (!strcmp(key, "allow"))
 		return parse_list(c, v, "exec.allow", "paths", path_item, &p->exec);
-	return fail(c, k, "unknown key 'exec.%s' (expected allow)", key);
+	if (!strcmp(key, "libraries")) {
+		p->exec_libs_set = 1;
+		return parse_list(c, v, "exec.libraries", "paths", path_item, &p->exec_libs);
+	}
+	return fail(c, k, "unknown key 'exec.%s' (expected allow, libraries)", key);
+}
+
+/* Digits only, into *out; -1 when empty, not digits or above max. */
+static int parse_uint(const char *s, size_t len, unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	if (!len)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]) || v > (max - (s[i] - '0')) / 10)
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* N with an optional unit of the last character; units[i] scales by mult[i] */
+static int parse_scaled(const char *s, const char *units, const unsigned long long *mult,
+			unsigned long long max, unsigned long long *out)
+{
+	size_t len = strlen(s);
+	const char *u = len ? strchr(units, s[len - 1]) : NULL;
+	unsigned long long m = 1, v;
+
+	if (u && *u) {
+		m = mult[u - units];
+		len--;
+	}
+	if (parse_uint(s, len, max / m, &v))
+		return -1;
+	*out = v * m;
+	return 0;
+}
+
+#define SIZE_KIND "a size such as 512K, 100M or 1G (at least 1M)"
+#define TIME_KIND "a duration such as 90 (seconds), 10s, 5m or 1h, above 0"
+
+static int limit_memory(struct ctx *c, yaml_node_t *v, struct policy_limits *l)
+{
+	static const unsigned long long mult[] = { 1ULL << 10, 1ULL << 20, 1ULL << 30, 1ULL << 40,
+						   1ULL << 10, 1ULL << 20, 1ULL << 30, 1ULL << 40 };
+	const char *s = scalar(v);
+
+	if (!s || parse_scaled(s, "KMGTkmgt", mult, ~0ULL >> 1, &l->memory) ||
+	    l->memory < (1ULL << 20))
+		return fail(c, v, "'limits.memory' must be " SIZE_KIND);
+	return 0;
+}
+
+/* cpu: a decimal with up to 3 places, from 0.01 (the kernel's 1ms quota per
+ * 100ms period) to 1024 CPUs; stored in thousandths */
+static int limit_cpu(struct ctx *c, yaml_node_t *v, struct policy_limits *l)
+{
+	const char *s = scalar(v), *dot = s ? strchr(s, '.') : NULL;
+	unsigned long long whole = 0, frac = 0;
+	size_t fl = dot ? strlen(dot + 1) : 0;
+
+	if (!s || parse_uint(s, dot ? (size_t)(dot - s) : strlen(s), 1024, &whole) ||
+	    (dot && (fl < 1 || fl > 3 || parse_uint(dot + 1, fl, 999, &frac))))
+		goto bad;
+	for (; fl < 3; fl++)
+		frac *= 10;
+	l->cpu_milli = whole * 1000 + frac;
+	if (l->cpu_milli >= 10 && l->cpu_milli <= 1024000)
+		return 0;
+bad:
+	return fail(c, v, "'limits.cpu' must be a number of CPUs from 0.01 to 1024, such as 0.5 or 2");
+}
+
+static int limit_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	static const unsigned long long tmult[] = { 1, 60, 3600 };
+	struct policy_limits *l = arg;
+	const char *s = scalar(v);
+	unsigned long long n;
+
+	if (!strcmp(key, "memory"))
+		return limit_memory(c, v, l);
+	if (!strcmp(key, "cpu"))
+		return limit_cpu(c, v, l);
+	if (!strcmp(key, "pids")) {
+		if (!s || parse_uint(s, strlen(s), 4194304, &n) || !n)
+			return fail(c, v, "'limits.pids' must be a number of processes from 1 to 4194304");
+		l->pids = n;
+		return 0;
+	}
+	if (!strcmp(key, "time")) {
+		if (!s || parse_scaled(s, "smh", tmult, UINT_MAX, &n) || !n)
+			return fail(c, v, "'limits.time' must be " TIME_KIND);
+		l->time = n;
+		return 0;
+	}
+	return fail(c, k, "unknown key 'limits.%s' (expected memory, cpu, pids, time)", key);
+}
+
+/* user: a login name, or UID[:GID] (numbers below 4294967295) */
+static int user_value(struct ctx *c, yaml_node_t *v, struct policy *p)
+{
+	const char *s = scalar(v), *colon;
+	unsigned long long id;
+	size_t ul;
+
+	if (!s || !*s || strlen(s) >= sizeof(p->user))
+		return fail(c, v, "'user' must be a user name or UID[:GID]");
+	if (isdigit((unsigned char)s[0])) {
+		colon = strchr(s, ':');
+		ul = colon ? (size_t)(colon - s) : strlen(s);
+		if (parse_uint(s, ul, UINT_MAX - 1, &id) ||
+		    (colon && parse_uint(colon + 1, strlen(colon + 1), UINT_MAX - 1, &id)))
+			return fail(c, v, "'user' '%s': UID[:GID] must be numbers below 4294967295", s);
+	} else if ((!isalpha((unsigned char)s[0]) && s[0] != '_') ||
+		   s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")]) {
+		return fail(c, v, "'user' '%s' is not a user name (letters, digits, '.', '_', '-', "
+			    "not starting with a digit or '-') nor UID[:GID]", s);
+	}
+	snprintf(p->user, sizeof(p->user), "%s", s);
+	return 0;
+}
+
+static int isolate_value(struct ctx *c, yaml_node_t *n, struct policy *p)
+{
+	static const char *const names[] = { "pid", "uts", "mount", "network" };
+	yaml_node_item_t *it;
+	size_t i;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(c, n, "'isolate' must be a list of namespaces (pid, uts, mount, network)");
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *v = yaml_document_get_node(c->doc, *it);
+		const char *s = scalar(v);
+
+		for (i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(s, names[i]))
+				break;
+		if (!s || i == sizeof(names) / sizeof(names[0]))
+			return fail(c, v, "'isolate' entry '%s' is not one of pid, uts, mount, network",
+				    s ? s : "");
+		if (p->isolate & (1u << i))
+			return fail(c, v, "'isolate' lists '%s' twice", s);
+		p->isolate |= 1u << i;
+	}
+	return 0;
+}
+
+/* syscalls.deny: names of this architecture's system calls; execve stays, the
+ * cage could not start without it */
+static int syscall_item(struct ctx *c, yaml_node_t *v, const char *what, const char *s)
+{
+	int nr = seccomp_syscall_resolve_name(s);
+
+	if (nr == __NR_SCMP_ERROR)
+		return fail(c, v, "%s: '%s' is not a system call", what, s);
+	if (nr < 0)
+		return fail(c, v, "%s: '%s' is not a system call of this architecture", what, s);
+	if (!strcmp(s, "execve"))
+		return fail(c, v, "%s: 'execve' cannot be denied: the cage starts its command with it "
+			    "(use exec.allow to limit what runs)", what);
+	return 0;
+}
+
+static int syscalls_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct policy *p = arg;
+
+	if (!strcmp(key, "deny"))
+		return parse_list(c, v, "syscalls.deny", "system call names", syscall_item,
+				  &p->sys_deny);
+	return fail(c, k, "unknown key 'syscalls.%s' (expected deny)", key);
+}
+
+/* env: variable names; TMPDIR is always the cage's private directory */
+static int env_item(struct ctx *c, yaml_node_t *v, const char *what, const char *s)
+{
+	struct policy *p = c->pol;
+
+	if ((!isalpha((unsigned char)s[0]) && s[0] != '_') ||
+	    s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")])
+		return fail(c, v, "%s: '%s' is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", what, s);
+	if (!strcmp(s, "TMPDIR"))
+		return fail(c, v, "%s: TMPDIR cannot be passed through: it is always the cage's "
+			    "private directory ${CAGE_TMP}", what);
+	for (size_t i = 0; i < p->env.n; i++)
+		if (!strcmp(p->env.items[i], s))
+			return fail(c, v, "%s lists '%s' twice", what, s);
+	return 0;
 }
 
 static int top_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *arg)
@@ -218,7 +413,18 @@ static int top_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *
 		return each_key(c, v, "'exec'", exec_key, p);
 	if (!strcmp(key, "network"))
 		return each_key(c, v, "'network'", net_key, p);
-	return fail(c, k, "unknown key '%s' (expected name, mode, files, exec, network)", key);
+	if (!strcmp(key, "user"))
+		return user_value(c, v, p);
+	if (!strcmp(key, "limits"))
+		return each_key(c, v, "'limits'", limit_key, &p->limits);
+	if (!strcmp(key, "isolate"))
+		return isolate_value(c, v, p);
+	if (!strcmp(key, "syscalls"))
+		return each_key(c, v, "'syscalls'", syscalls_key, p);
+	if (!strcmp(key, "env"))
+		return parse_list(c, v, "env", "variable names", env_item, &p->env);
+	return fail(c, k, "unknown key '%s' (expected name, mode, user, files, exec, network, "
+		    "limits, isolate, syscalls, env)", key);
 }
 
 int policy_parse(const char *file, const char *text, size_t len, struct policy *p,
@@ -227,7 +433,7 @@ int policy_parse(const char *file, const char *text, size_t len, struct policy *
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_node_t *root;
-	struct ctx c = { .file = file, .doc = &doc, .err = err, .errlen = errlen };
+	struct ctx c = { .file = file, .doc = &doc, .err = err, .errlen = errlen, .pol = p };
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -312,4 +518,7 @@ void policy_free(struct policy *p)
 	plist_free(&p->net_allow);
 	plist_free(&p->net_deny);
 	plist_free(&p->net_unix);
+	plist_free(&p->sys_deny);
+	plist_free(&p->env);
+	plist_free(&p->exec_libs);
 }

@@ -16,6 +16,7 @@
 #define AC_E_KERNEL_ATTACH "kernel.attach_failed"   /* attaching a program failed */
 #define AC_E_CGROUP_UNAVAILABLE "cgroup.unavailable" /* no cgroup v2 to place the cage in */
 #define AC_E_CGROUP "cgroup.failed"                 /* creating or using the cage's cgroup failed */
+#define AC_E_LIMITS_UNAVAILABLE "limits.unavailable" /* a policy limit cannot be applied here */
 #define AC_E_PERMISSION "permission.denied"         /* the caller lacks a privilege */
 #define AC_E_USAGE "usage.invalid"                  /* bad arguments */
 #define AC_E_SYSTEM "system.failed"                 /* a system call failed (fork, pipe, ...) */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "harden/limits.h"
+#include "util/error.h"
+
+int ac_limits_cpu_max(unsigned cpu_milli, char *buf, size_t len)
+{
+	unsigned long long quota = (unsigned long long)cpu_milli * AC_CPU_PERIOD / 1000;
+
+	return snprintf(buf, len, "%llu %d", quota, AC_CPU_PERIOD) >= (int)len ? -1 : 0;
+}
+
+static int read_text(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[4200];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return 0;
+}
+
+static int write_text(const char *dir, const char *file, const char *text, struct ac_error *e)
+{
+	char path[4200];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return ac_error_set(e, AC_E_CGROUP, "cannot open %s: %s", path, strerror(errno));
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	if (!ok)
+		ac_error_set(e, AC_E_CGROUP, "writing '%s' to %s: %s", text, path, strerror(errno));
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* is word in the space-separated list? */
+static int has_word(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += wl)
+		if ((p == list || p[-1] == ' ') && (!p[wl] || p[wl] == ' ' || p[wl] == '\n'))
+			return 1;
+	return 0;
+}
+
+static int enable(const char *parent, const char *ctrl, const char *key, struct ac_error *e)
+{
+	char avail[512] = "", plus[32];
+
+	if (read_text(parent, "cgroup.controllers", avail, sizeof(avail)) || !has_word(avail, ctrl))
+		return ac_error_set(e, AC_E_LIMITS_UNAVAILABLE, "limits.%s needs the cgroup v2 '%s' "
+				    "controller, which %s/cgroup.controllers does not offer (a hybrid "
+				    "host keeps it on cgroup v1); boot with "
+				    "systemd.unified_cgroup_hierarchy=1, or run with --no-limits",
+				    key, ctrl, parent);
+	snprintf(plus, sizeof(plus), "+%s", ctrl);
+	return write_text(parent, "cgroup.subtree_control", plus, e);
+}
+
+int ac_limits_apply(const char *parent, const char *cage, const struct policy_limits *l,
+		    struct ac_error *e)
+{
+	char buf[64];
+
+	/* a missing controller stops before anything is written in the cage */
+	if ((l->memory && enable(parent, "memory", "memory", e)) ||
+	    (l->cpu_milli && enable(parent, "cpu", "cpu", e)) ||
+	    (l->pids && enable(parent, "pids", "pids", e)))
+		return -1;
+	if (l->memory) {
+		snprintf(buf, sizeof(buf), "%llu", l->memory);
+		if (write_text(cage, "memory.max", buf, e) ||
+		    write_text(cage, "memory.swap.max", "0", e))
+			return -1;
+	}
+	if (l->cpu_milli && (ac_limits_cpu_max(l->cpu_milli, buf, sizeof(buf)) ||
+			     write_text(cage, "cpu.max", buf, e)))
+		return -1;
+	snprintf(buf, sizeof(buf), "%u", l->pids);
+	if (l->pids && write_text(cage, "pids.max", buf, e))
+		return -1;
+	return 0;
+}
+
+int ac_limits_event(const char *text, const char *key, unsigned long long *out)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, kl) && p[kl] == ' ')
+			return sscanf(p + kl + 1, "%llu", out) == 1 ? 0 : -1;
+	return -1;
+}
+
+int ac_limits_read_events(const char *cage, struct ac_limit_events *last,
+			  struct ac_limit_events *delta, struct ac_error *e)
+{
+	struct ac_limit_events now = { 0, 0 };
+	char text[1024];
+
+	(void)e;
+	if (!read_text(cage, "memory.events", text, sizeof(text)))
+		ac_limits_event(text, "oom_kill", &now.oom_kill);
+	if (!read_text(cage, "pids.events", text, sizeof(text)))
+		ac_limits_event(text, "max", &now.pids_max);
+	delta->oom_kill = now.oom_kill - last->oom_kill;
+	delta->pids_max = now.pids_max - last->pids_max;
+	*last = now;
+	return 0;
+}
+
+int ac_limits_join(int procs_fd, struct ac_child_fail *f)
+{
+	if (write(procs_fd, "0", 1) != 1)
+		return ac_child_fail_set(f, "joining the cage's cgroup", errno);
+	return 0;
+}
