@@ -2,6 +2,7 @@
 /* agentcage: file, exec and containment policy per cage, enforced by BPF LSM. */
 #include "cage_common.bpf.h"
 #include "dircache.bpf.h"
+#include "isolate.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -10,9 +11,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define FMODE_CREATED_ 0x100000   /* the same bit from 4.19 to today */
 #define O_TMPFILE_ 020000000      /* __O_TMPFILE */
 #define PROT_EXEC_ 0x4
-#define PTRACE_MODE_ATTACH_ 0x02
-#define CGROUP2_MAGIC 0x63677270
-#define CGROUP_DEPTH_MAX 64
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
@@ -159,9 +157,12 @@ static __always_inline int check_entry(const struct path *dir, struct dentry *de
 {
 	struct ac_cage *c;
 	__u64 cgid;
+	int r;
 
 	if (!(c = current_cage(&cgid)))
 		return 0;
+	if ((r = cgroupfs_refuse(c, cgid, dentry)))
+		return r;
 	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, op);
 }
 
@@ -169,26 +170,13 @@ static __always_inline int check_whole(const struct path *path, __u32 op)
 {
 	struct ac_cage *c;
 	__u64 cgid;
+	int r;
 
 	if (!(c = current_cage(&cgid)))
 		return 0;
+	if ((r = cgroupfs_refuse(c, cgid, path->dentry)))
+		return r;
 	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, op);
-}
-
-/* Is the cgroup directory (a dentry on cgroup2) the cage's cgroup or below it? */
-static __always_inline bool cgroup_dir_in_cage(struct dentry *d, __u64 cgid)
-{
-	for (int i = 0; i < CGROUP_DEPTH_MAX; i++) {
-		struct dentry *p;
-
-		if (BPF_CORE_READ(d, d_inode, i_ino) == cgid)
-			return true;
-		p = BPF_CORE_READ(d, d_parent);
-		if (p == d)
-			return false;
-		d = p;
-	}
-	return false;
 }
 
 /* Was this file created by this very open, its path checked for writing by
@@ -236,13 +224,10 @@ int BPF_PROG(ac_file_open, struct file *file, int ret)
 		if (r)
 			return r;
 	}
-	/* Writing cgroup files outside the cage (cgroup.procs of a parent)
-	 * would move a task out of its cage: refused whatever the policy. */
-	if (!(mode & FMODE_WRITE_) || file->f_path.dentry->d_sb->s_magic != CGROUP2_MAGIC)
+	/* cgroupfs is read-only in a cage, whatever the policy (isolate.bpf.h) */
+	if (!(mode & FMODE_WRITE_))
 		return 0;
-	if (cgroup_dir_in_cage(file->f_path.dentry->d_parent, cgid))
-		return 0;
-	return verdict(c, NULL, cgid, AC_OP_CGROUP, 0, -1);
+	return cgroupfs_refuse(c, cgid, file->f_path.dentry);
 }
 
 SEC("lsm/path_mknod")
@@ -252,11 +237,14 @@ int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode
 	bool reg = (mode & 0170000) == 0100000 || !(mode & 0170000);
 	struct ac_cage *c;
 	__u64 cgid;
+	int r;
 
 	if (ret)
 		return ret;
 	if (!(c = current_cage(&cgid)))
 		return 0;
+	if ((r = cgroupfs_refuse(c, cgid, dentry)))
+		return r;
 	/* open(O_CREAT) and mknod(S_IFREG) create regular files; the dentry
 	 * is remembered for file_open (created_here) */
 	return check_rules(c, cgid, &file_rules, dentry, dir->mnt, AC_WRITE,
@@ -311,6 +299,8 @@ int BPF_PROG(ac_path_link, struct dentry *old_dentry, const struct path *new_dir
 	/* a hard link is a new name for the old inode: both must be writable,
 	 * or a link would turn a read-only (or denied) file into a writable one.
 	 * Hard links never cross mounts, so both share new_dir's mount. */
+	if ((r = cgroupfs_refuse(c, cgid, new_dentry)))
+		return r;
 	r = check_path(c, cgid, old_dentry, new_dir->mnt, AC_WRITE, AC_OP_LINK);
 	if (r)
 		return r;
@@ -326,6 +316,8 @@ static __always_inline int check_rename(const struct path *old_dir, struct dentr
 
 	if (!(c = current_cage(&cgid)))
 		return 0;
+	if ((r = cgroupfs_refuse(c, cgid, old_dentry)) || (r = cgroupfs_refuse(c, cgid, new_dentry)))
+		return r;
 	r = check_path(c, cgid, old_dentry, old_dir->mnt, AC_WRITE, AC_OP_RENAME);
 	if (r)
 		return r;
@@ -514,6 +506,8 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 	t = bpf_get_current_task_btf();
 	if (stacked_fs_internal(t))
 		return 0;
+	if ((r = cgroupfs_refuse(c, cgid, dentry)))
+		return r;
 	s = scratch_get(&pc);
 	if (!s)
 		return verdict(c, s, cgid, op, 0, -1);
@@ -621,19 +615,8 @@ int BPF_PROG(ac_file_mprotect, struct vm_area_struct *vma, unsigned long reqprot
 	return check_exec(c, cgid, file, AC_OP_MMAP_EXEC);
 }
 
-/* Containment: a cage may not change the mount tree, use bpf(), nor trace
- * or signal tasks outside it. */
-static __always_inline int refuse_in_cage(__u32 op)
-{
-	struct ac_cage *c;
-	__u64 cgid;
-
-	c = current_cage(&cgid);
-	if (!c)
-		return 0;
-	return verdict(c, NULL, cgid, op, 0, -1);
-}
-
+/* Containment: a cage may not change the mount tree nor use bpf()
+ * (refuse_in_cage: isolate.bpf.h). */
 SEC("lsm/sb_mount")
 int BPF_PROG(ac_sb_mount, const char *dev_name, const struct path *path, const char *type,
 	     unsigned long flags, void *data, int ret)
@@ -705,49 +688,4 @@ int BPF_PROG(ac_bpf4, int cmd, union bpf_attr *attr, unsigned int size, bool ker
 	if (ret)
 		return ret;
 	return refuse_in_cage(AC_OP_BPF);
-}
-
-/* Is task t inside the cage whose cgroup id is cgid? */
-static __always_inline bool task_in_cage(struct task_struct *t, __u64 cgid)
-{
-	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
-
-	for (int i = 0; i < CGROUP_DEPTH_MAX && cg; i++) {
-		if (BPF_CORE_READ(cg, kn, id) == cgid)
-			return true;
-		cg = (struct cgroup *)BPF_CORE_READ(cg, self.parent);
-	}
-	return false;
-}
-
-static __always_inline int refuse_outside(struct task_struct *target, __u32 op)
-{
-	struct ac_cage *c;
-	__u64 cgid;
-
-	c = current_cage(&cgid);
-	if (!c || task_in_cage(target, cgid))
-		return 0;
-	return verdict(c, NULL, cgid, op, 0, -1);
-}
-
-SEC("lsm/ptrace_access_check")
-int BPF_PROG(ac_ptrace_access_check, struct task_struct *child, unsigned int mode, int ret)
-{
-	if (ret)
-		return ret;
-	if (!(mode & PTRACE_MODE_ATTACH_))
-		return 0;
-	return refuse_outside(child, AC_OP_PTRACE);
-}
-
-SEC("lsm/task_kill")
-int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
-	     const struct cred *cred, int ret)
-{
-	if (ret)
-		return ret;
-	if (!sig)
-		return 0;
-	return refuse_outside(p, AC_OP_SIGNAL);
 }

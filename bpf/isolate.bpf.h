@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The kernel baseline, isolation part: routes out of a cage that no file,
+ * exec or network rule sees, closed whatever the policy says. Each refusal
+ * has its event (in audit mode: reported and allowed).
+ *  - cgroupfs is read-only to a caged task (no write, create, mkdir, rmdir,
+ *    rename, attribute change on any cgroup file), and clone3 cannot start
+ *    a child in another cgroup (CLONE_INTO_CGROUP) nor give it a parent
+ *    outside the cage (CLONE_PARENT);
+ *  - no access of any ptrace mode to a task outside the cage (/proc/PID/
+ *    environ, maps, fd, cwd, root, mem, process_vm_readv, pidfd_getfd,
+ *    kcmp), no perf_event_open at all;
+ *  - no signal from the cage to a task outside it, also through a file's
+ *    owner (F_SETOWN, O_ASYNC, SIGURG);
+ *  - no typing into a terminal (TIOCSTI, TIOCLINUX).
+ * Included by cage.bpf.c; every program finds the cage first, or tests a
+ * cheap argument before that, so an uncaged task pays at most one lookup. */
+#ifndef AGENTCAGE_ISOLATE_BPF_H
+#define AGENTCAGE_ISOLATE_BPF_H
+#include "cage_common.bpf.h"
+
+#define CGROUP_SUPER_MAGIC_ 0x27e0eb   /* cgroup v1 */
+#define CGROUP2_SUPER_MAGIC_ 0x63677270
+#define CGROUP_DEPTH_MAX 64
+#define CLONE_PARENT_ 0x00008000ULL
+#define CLONE_INTO_CGROUP_ 0x200000000ULL
+#define PTRACE_MODE_NOAUDIT_ 0x04
+#define TIOCSTI_ 0x5412
+#define TIOCLINUX_ 0x541C
+
+/* A refusal without a path; with AC_EV_ARG when has_arg. */
+static __always_inline int isolate_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
+					   __u32 arg, bool has_arg)
+{
+	struct ac_event *e = event_reserve(cgid, op, c->audit ? AC_AUDITED : AC_DENIED);
+
+	if (e) {
+		e->pid = bpf_get_current_pid_tgid() >> 32;
+		e->uid = (__u32)bpf_get_current_uid_gid();
+		e->arg = arg;
+		e->pad = 0;
+		e->flags = has_arg ? AC_EV_ARG : 0;
+		__builtin_memset(&e->net, 0, sizeof(e->net));
+		bpf_get_current_comm(e->comm, sizeof(e->comm));
+		bpf_ringbuf_submit(e, 0);
+	}
+	return c->audit ? 0 : -EPERM;
+}
+
+/* Containment: the refusal of something a cage may never do. */
+static __always_inline int refuse_in_cage(__u32 op)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	c = current_cage(&cgid);
+	if (!c)
+		return 0;
+	return isolate_verdict(c, cgid, op, 0, false);
+}
+
+/* ---- cgroupfs is read-only ---- */
+
+/* Any change on a cgroup filesystem (v2 or v1) by a caged task: writing
+ * cgroup.procs, cgroup.threads, cgroup.subtree_control, cgroup.kill or a
+ * limit, of its own cgroup or another, and creating, removing or renaming
+ * cgroups. A task of the cage could otherwise leave it, pull an outside
+ * process in, or change the limits agentcage set. Called by the write hooks
+ * of cage.bpf.c with the dentry they check; 0 or the verdict. */
+static __always_inline int cgroupfs_refuse(struct ac_cage *c, __u64 cgid, struct dentry *d)
+{
+	unsigned long magic = BPF_CORE_READ(d, d_sb, s_magic);
+
+	if (magic != CGROUP2_SUPER_MAGIC_ && magic != CGROUP_SUPER_MAGIC_)
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_CGROUP, 0, false);
+}
+
+/* clone3(CLONE_INTO_CGROUP) puts the child into the cgroup of a descriptor,
+ * which may be an O_PATH one that no open check sees: refused in a cage.
+ * CLONE_PARENT makes the child a child of the caller's parent: refused where
+ * that parent is outside the cage (the cage's first task, whose parent is
+ * agentcage). The flags are tested before the cage is looked up: a plain
+ * fork costs no lookup. */
+static __always_inline bool task_in_cage(struct task_struct *t, __u64 cgid);
+
+SEC("lsm/task_alloc")
+int BPF_PROG(ac_task_alloc, struct task_struct *task, unsigned long clone_flags, int ret)
+{
+	struct task_struct *cur;
+	struct ac_cage *c;
+	__u64 cgid, flags = clone_flags;
+
+	if (ret)
+		return ret;
+	if (!(flags & (CLONE_INTO_CGROUP_ | CLONE_PARENT_)))
+		return 0;
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	if (flags & CLONE_INTO_CGROUP_)
+		return isolate_verdict(c, cgid, AC_OP_CLONE, 0, false);
+	cur = bpf_get_current_task_btf();
+	if (task_in_cage(BPF_CORE_READ(cur, real_parent), cgid))
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_CLONE, 0, false);
+}
+
+/* ---- other tasks: ptrace, perf, signals ---- */
+
+/* Is task t inside the cage whose cgroup id is cgid? */
+static __always_inline bool task_in_cage(struct task_struct *t, __u64 cgid)
+{
+	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
+
+	for (int i = 0; i < CGROUP_DEPTH_MAX && cg; i++) {
+		if (BPF_CORE_READ(cg, kn, id) == cgid)
+			return true;
+		cg = (struct cgroup *)BPF_CORE_READ(cg, self.parent);
+	}
+	return false;
+}
+
+static __always_inline int refuse_outside(struct task_struct *target, __u32 op)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	c = current_cage(&cgid);
+	if (!c || task_in_cage(target, cgid))
+		return 0;
+	return isolate_verdict(c, cgid, op, 0, false);
+}
+
+/* Every mode, read included: /proc/PID/environ, maps, fd, cwd, root, ns
+ * (PTRACE_MODE_READ), mem, process_vm_readv/writev, pidfd_getfd, ptrace
+ * itself (ATTACH), kcmp (READ, both tasks). A check the kernel makes for
+ * itself with PTRACE_MODE_NOAUDIT (the wchan and stack fields of
+ * /proc/PID/stat, which every `ps` reads) is refused without an event: it
+ * only blanks those fields, and would otherwise report each process. */
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(ac_ptrace_access_check, struct task_struct *child, unsigned int mode, int ret)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (ret)
+		return ret;
+	c = current_cage(&cgid);
+	if (!c || task_in_cage(child, cgid))
+		return 0;
+	if (mode & PTRACE_MODE_NOAUDIT_)
+		return c->audit ? 0 : -EPERM;
+	return isolate_verdict(c, cgid, AC_OP_PTRACE, 0, false);
+}
+
+/* kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo and
+ * pidfd_send_signal all reach check_kill_permission -> task_kill. Signal 0
+ * (does the task exist?) delivers nothing. */
+SEC("lsm/task_kill")
+int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
+	     const struct cred *cred, int ret)
+{
+	if (ret)
+		return ret;
+	if (!sig)
+		return 0;
+	return refuse_outside(p, AC_OP_SIGNAL);
+}
+
+/* perf_event_open is refused in a cage altogether: its system-wide
+ * counters, tracepoints and kprobes observe the whole machine, and its
+ * per-task events on another task are a ptrace read. The hook is called for
+ * every open (PERF_SECURITY_OPEN) before the kernel looks at the target. */
+SEC("lsm/perf_event_open")
+int BPF_PROG(ac_perf_event_open, struct perf_event_attr *attr, int type, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_in_cage(AC_OP_PERF);
+}
+
+/* Signals through a file's owner (F_SETOWN, F_SETOWN_EX, FIOSETOWN,
+ * SIOCSPGRP, O_ASYNC on a terminal, leases, F_NOTIFY, with any signal
+ * F_SETSIG names, SIGKILL included) are sent by whoever triggers the I/O,
+ * often outside the cage (a peer writing to a socket, softirq). So the cage
+ * that set the owner is recorded per file when it is set (file_set_fowner
+ * runs in the setter), and delivery (file_send_sigiotask) to a task outside
+ * that cage is refused; so is delivery triggered by a caged task to a task
+ * outside its cage, whoever set the owner. An owner set outside any cage
+ * clears the record; a file's record dies with it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);             /* struct file * */
+	__type(value, __u64);           /* the setter's cage */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} fown_cage SEC(".maps");
+
+/* 6.1 to 6.11: the owner is part of struct file; then a pointer to it, with
+ * a back pointer to the file (fown_struct.file) */
+struct file___fown_inline {
+	struct fown_struct f_owner;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u64 fown_file(struct fown_struct *fown)
+{
+	if (bpf_core_field_exists(struct fown_struct, file))
+		return (__u64)BPF_CORE_READ(fown, file);
+	return (__u64)fown - bpf_core_field_offset(struct file___fown_inline, f_owner);
+}
+
+SEC("lsm/file_set_fowner")
+int BPF_PROG(ac_file_set_fowner, struct file *file)
+{
+	struct ac_cage *c;
+	__u64 cgid, key = (__u64)file;
+
+	if (!(c = current_cage(&cgid))) {
+		bpf_map_delete_elem(&fown_cage, &key);
+		return 0;
+	}
+	if (bpf_map_update_elem(&fown_cage, &key, &cgid, BPF_ANY))
+		stat_inc(AC_STAT_LOST);   /* full: delivery triggered outside goes unchecked */
+	return 0;
+}
+
+SEC("lsm/file_free_security")
+int BPF_PROG(ac_file_free_security, struct file *file)
+{
+	__u64 key = (__u64)file;
+	void *pid;
+
+	/* only a file whose owner was set can have a record: one read for
+	 * every other file, no lookup */
+	if (bpf_core_field_exists(struct fown_struct, file)) {
+		struct fown_struct *o = BPF_CORE_READ(file, f_owner);
+
+		if (!o)
+			return 0;
+	} else {
+		pid = BPF_CORE_READ((struct file___fown_inline *)file, f_owner.pid);
+		if (!pid)
+			return 0;
+	}
+	bpf_map_delete_elem(&fown_cage, &key);
+	return 0;
+}
+
+SEC("lsm/file_send_sigiotask")
+int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct *fown, int sig,
+	     int ret)
+{
+	__u64 key, cgid, *owner;
+	struct ac_cage *c;
+
+	if (ret)
+		return ret;
+	key = fown_file(fown);
+	owner = bpf_map_lookup_elem(&fown_cage, &key);
+	if (owner) {
+		cgid = *owner;
+		if (task_in_cage(tsk, cgid))
+			return 0;
+		c = bpf_map_lookup_elem(&cages, &cgid);
+		if (!c)
+			return -EPERM;   /* the cage is gone; its files still say nothing outside */
+		return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
+	}
+	return refuse_outside(tsk, AC_OP_SIGNAL);
+}
+
+/* ---- terminals ---- */
+
+/* TIOCSTI types into a terminal's input, TIOCLINUX (its paste and console
+ * subcommands) does the same on a virtual console: on a terminal shared
+ * with the caller of agentcage, the next command the user's shell reads.
+ * 0 or the verdict; the lead merges this into one file_ioctl program with
+ * the other ioctl checks. */
+static __always_inline int isolate_ioctl(struct ac_cage *c, __u64 cgid, struct file *file,
+					 unsigned int cmd)
+{
+	if (cmd != TIOCSTI_ && cmd != TIOCLINUX_)
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_IOCTL, cmd, true);
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(ac_isolate_file_ioctl, struct file *file, unsigned int cmd, unsigned long arg,
+	     int ret)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (ret)
+		return ret;
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return isolate_ioctl(c, cgid, file, cmd);
+}
+
+/* 32-bit ioctls have a hook of their own from 6.8 on (before, they reached
+ * file_ioctl); the loader loads this one where the hook exists. */
+SEC("lsm/file_ioctl_compat")
+int BPF_PROG(ac_isolate_file_ioctl_compat, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (ret)
+		return ret;
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return isolate_ioctl(c, cgid, file, cmd);
+}
+
+#endif
