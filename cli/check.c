@@ -7,18 +7,8 @@
 #include <string.h>
 #include "diag.h"
 #include "event/json.h"
-#include "policy/netpolicy.h"
-#include "policy/policy.h"
-#include "policy/rules.h"
+#include "policy/compile.h"
 #include "verbs.h"
-
-/* a valid policy, compiled */
-struct checked {
-	struct policy p;
-	struct ruleset rs;
-	struct net_hosts hs;
-	struct netset ns;
-};
 
 static void print_list(const char *what, const struct plist *l)
 {
@@ -30,37 +20,37 @@ static void print_list(const char *what, const struct plist *l)
 	printf("\n");
 }
 
-static void summary_plain(const char *file, const struct checked *c)
+static void summary_plain(const char *file, const struct compiled_policy *c)
 {
 	printf("%s: valid: cage '%s', mode %s, %zu file rules, %zu exec rules\n", file,
-	       c->p.name, c->p.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles, c->rs.nexec);
-	print_list("read", &c->p.read);
-	print_list("write", &c->p.write);
-	print_list("deny", &c->p.deny);
-	print_list("exec", &c->p.exec);
-	net_policy_print(stdout, &c->p, &c->hs, &c->ns);
+	       c->pol.name, c->pol.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles, c->rs.nexec);
+	print_list("read", &c->pol.read);
+	print_list("write", &c->pol.write);
+	print_list("deny", &c->pol.deny);
+	print_list("exec", &c->pol.exec);
+	net_policy_print(stdout, &c->pol, &c->hosts, &c->ns);
 	printf("  everything else is denied\n");
 }
 
-static void summary_json(const char *file, const struct checked *c)
+static void summary_json(const char *file, const struct compiled_policy *c)
 {
 	const struct { const char *key; const struct plist *l; } lists[] = {
-		{ "read", &c->p.read }, { "write", &c->p.write }, { "deny", &c->p.deny },
-		{ "exec", &c->p.exec },
+		{ "read", &c->pol.read }, { "write", &c->pol.write }, { "deny", &c->pol.deny },
+		{ "exec", &c->pol.exec },
 	};
 
 	fputs("{\"file\":", stdout);
 	json_write_string(stdout, file, -1);
 	fputs(",\"valid\":true,\"cage\":", stdout);
-	json_write_string(stdout, c->p.name, -1);
+	json_write_string(stdout, c->pol.name, -1);
 	printf(",\"mode\":\"%s\",\"file_rules\":%zu,\"exec_rules\":%zu",
-	       c->p.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles, c->rs.nexec);
+	       c->pol.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles, c->rs.nexec);
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		printf(",\"%s\":", lists[i].key);
 		json_write_strings(stdout, lists[i].l->items, lists[i].l->n);
 	}
 	fputs(",\"network\":", stdout);
-	net_policy_print_json(stdout, &c->p, &c->hs, &c->ns);
+	net_policy_print_json(stdout, &c->pol, &c->hosts, &c->ns);
 	fputs("}\n", stdout);
 }
 
@@ -100,35 +90,19 @@ static void problem(const char *file, const char *code, const char *msg)
 static int check_one(const char *file)
 {
 	const struct rule_vars vars = { .cwd = "/CWD", .cage_tmp = "/CAGE_TMP" };
-	struct checked c;
-	char err[1024], msg[1200];
+	struct policy_source src = { .path = file, .mode = MODE_UNSET, .vars = &vars };
+	struct compiled_policy c;
+	struct ac_error e;
 
-	if (policy_load(file, &c.p, err, sizeof(err))) {
-		problem(file, strstr(err, "cannot open policy file") ? AC_E_POLICY_IO :
-			AC_E_POLICY_INVALID, err);
-		return 1;
-	}
-	if (rules_compile(&c.p, &vars, 0, &c.rs, err, sizeof(err))) {
-		snprintf(msg, sizeof(msg), "%s: %s", file, err);
-		problem(file, AC_E_POLICY_INVALID, msg);
-		policy_free(&c.p);
-		return 1;
-	}
-	if (net_policy_load(&c.p, &c.hs, &c.ns, err, sizeof(err))) {
-		snprintf(msg, sizeof(msg), "%s: %s", file, err);
-		problem(file, AC_E_POLICY_INVALID, msg);
-		rules_free(&c.rs);
-		policy_free(&c.p);
+	if (policy_compile(&src, &c, &e)) {
+		problem(file, e.code, e.msg);
 		return 1;
 	}
 	if (diag_json)
 		summary_json(file, &c);
 	else
 		summary_plain(file, &c);
-	net_free(&c.ns);
-	net_hosts_free(&c.hs);
-	rules_free(&c.rs);
-	policy_free(&c.p);
+	compiled_policy_free(&c);
 	return 0;
 }
 

@@ -13,39 +13,34 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "cage/cgroup.h"
+#include "cage/cage.h"
 #include "policy/dnsrefresh.h"
 #include "diag.h"
 #include "event/event.h"
 #include "util/fsutil.h"
 #include "kernel/loader.h"
 #include "kernel/lsm.h"
-#include "policy/netpolicy.h"
-#include "policy/policy.h"
-#include "policy/rules.h"
+#include "policy/compile.h"
 #include "verbs.h"
-
-extern const char default_policy_yaml[], default_policy_yaml_end[];
 
 #define LOST_CHECK_MS 5000
 
-struct run {
+/* what the command line asks for */
+struct run_opts {
 	const char *policy_file;   /* NULL: the embedded default */
 	int mode_override;
 	int json;
 	FILE *events;              /* --events FILE */
-	struct policy pol;
-	struct ruleset rs;
-	struct net_hosts hosts;    /* hostnames of pol, with the addresses learned */
-	struct netset ns;          /* pol's network rules, compiled */
-	struct dns_refresh dns;
 	unsigned dns_max;          /* --dns-refresh */
+};
+
+struct run {
+	struct run_opts opt;
 	struct rule_vars vars;
 	char cwd[PATH_MAX], tmpdir[PATH_MAX];
-	uint32_t policy_id, net_id, next_id;
-	struct cage_cgroup cg;
 	struct loader ld;
-	struct cage_links links;   /* the packet programs on cg */
+	struct cage cage;          /* with its compiled policy, cage.policy */
+	struct dns_refresh dns;    /* re-resolves cage.policy.hosts */
 	int64_t clock_off;         /* realtime - boottime, ns */
 	uint64_t lost_reported, suppressed_reported;
 };
@@ -85,12 +80,12 @@ static int on_event(void *ctx, void *data, size_t len)
 	if (len < sizeof(*e) - sizeof(e->path))
 		return 0;
 	t = e->ts_ns + r->clock_off;
-	if (r->json)
-		event_write_json(stderr, e, r->pol.name, t);
+	if (r->opt.json)
+		event_write_json(stderr, e, r->cage.policy.pol.name, t);
 	else
-		event_write_plain(stderr, e, r->pol.name, t);
-	if (r->events)
-		event_write_json(r->events, e, r->pol.name, t);
+		event_write_plain(stderr, e, r->cage.policy.pol.name, t);
+	if (r->opt.events)
+		event_write_json(r->opt.events, e, r->cage.policy.pol.name, t);
 	return 0;
 }
 
@@ -119,12 +114,15 @@ static void report_lost(struct run *r, int final)
 			  (unsigned long long)loader_stat(&r->ld, AC_STAT_DIR_HIT));
 }
 
-/* Resolve every hostname of pol (failures are reported, not fatal) and
- * compile its network rules. */
-static int load_network(const struct policy *pol, struct net_hosts *hs, struct netset *ns,
-			char *err, size_t n)
+/* Compile the policy named by r's options (file or embedded); a hostname
+ * that does not resolve is reported, not fatal. */
+static int compile_policy(struct run *r, struct compiled_policy *cp, struct ac_error *e)
 {
-	if (net_policy_load(pol, hs, ns, err, n))
+	struct policy_source src = { .path = r->opt.policy_file, .mode = r->opt.mode_override,
+				     .vars = &r->vars, .resolve_links = 1 };
+	struct net_hosts *hs = &cp->hosts;
+
+	if (policy_compile(&src, cp, e))
 		return -1;
 	for (size_t i = 0; i < hs->n; i++)
 		if (hs->h[i].error[0])
@@ -133,128 +131,44 @@ static int load_network(const struct policy *pol, struct net_hosts *hs, struct n
 	return 0;
 }
 
-/* Load and compile the policy named by r (file or embedded) into pol/rs/hs/ns. */
-static int load_policy(struct run *r, struct policy *pol, struct ruleset *rs,
-		       struct net_hosts *hs, struct netset *ns, char *err, size_t n)
-{
-	int ret;
-
-	if (r->policy_file)
-		ret = policy_load(r->policy_file, pol, err, n);
-	else if (!(ret = policy_parse("default.yaml", default_policy_yaml,
-				      default_policy_yaml_end - default_policy_yaml, pol, err, n)) &&
-		 !pol->name[0])
-		snprintf(pol->name, sizeof(pol->name), "default");
-	if (ret)
-		return -1;
-	if (r->mode_override != MODE_UNSET)
-		pol->mode = r->mode_override;
-	if (rules_compile(pol, &r->vars, 1, rs, err, n)) {
-		policy_free(pol);
-		return -1;
-	}
-	if (load_network(pol, hs, ns, err, n)) {
-		rules_free(rs);
-		policy_free(pol);
-		return -1;
-	}
-	return 0;
-}
-
 /* Answers from the background resolver: a new address means new network
- * rules, written under a new id and switched to in one map update. */
+ * rules, switched to in one transaction. */
 static void refresh_hosts(struct run *r)
 {
-	struct netset ns;
-	uint32_t id;
-	char err[1024];
+	struct ac_error e;
 
-	if (!dns_refresh_take(&r->dns, &r->hosts))
+	if (!dns_refresh_take(&r->dns, &r->cage.policy.hosts))
 		return;
-	if (net_policy_compile(&r->pol, &r->hosts, &ns, err, sizeof(err))) {
-		diag_error("hostname refresh: keeping the old network rules: %s", err);
-		return;
-	}
-	id = r->next_id++;
-	if (loader_put_net(&r->ld, id, &ns, r->rs.unix_peers, r->rs.nunix, err, sizeof(err))) {
-		diag_error("hostname refresh: keeping the old network rules: %s", err);
-		net_free(&ns);
+	if (cage_swap_net(&r->cage, &e)) {
+		diag_error("hostname refresh: keeping the old network rules: %s", e.msg);
 		return;
 	}
-	if (loader_set_cage(&r->ld, r->cg.id, r->policy_id, id, r->pol.mode == MODE_AUDIT)) {
-		diag_error("hostname refresh: keeping the old network rules: cannot switch the "
-			   "cage: %s", strerror(errno));
-		loader_del_net(&r->ld, id, &ns, r->rs.unix_peers, r->rs.nunix);
-		net_free(&ns);
-		return;
-	}
-	loader_del_net(&r->ld, r->net_id, &r->ns, r->rs.unix_peers, r->rs.nunix);
-	net_free(&r->ns);
-	r->ns = ns;
-	r->net_id = id;
-	diag_info("hostnames re-resolved: %zu network trie entries", ns.n);
+	diag_info("hostnames re-resolved: %zu network trie entries", r->cage.policy.ns.n);
 }
 
-/* SIGHUP: switch the cage to the re-read policy in one map update. */
+/* SIGHUP: switch the cage to the re-read policy in one transaction. */
 static void reload(struct run *r)
 {
-	struct policy pol;
-	struct ruleset rs;
-	struct net_hosts hs;
-	struct netset ns;
-	uint32_t id = r->next_id;
-	char err[1024], name[sizeof(pol.name)];
+	const struct compiled_policy *p = &r->cage.policy;
+	struct compiled_policy cp;
+	struct ac_error e;
 
-	if (!r->policy_file) {
+	if (!r->opt.policy_file) {
 		diag_warn("SIGHUP: the embedded default policy has no file to re-read; keeping it");
 		return;
 	}
-	if (load_policy(r, &pol, &rs, &hs, &ns, err, sizeof(err))) {
-		diag_error("reload failed, keeping the old policy: %s", err);
+	if (compile_policy(r, &cp, &e) || cage_swap(&r->cage, &cp, &e)) {
+		diag_error("reload failed, keeping the old policy: %s", e.msg);
+		compiled_policy_free(&cp);
 		return;
 	}
-	if (loader_put_rules(&r->ld, id, &rs, err, sizeof(err))) {
-		diag_error("reload failed, keeping the old policy: %s", err);
-		goto drop;
-	}
-	if (loader_put_net(&r->ld, id, &ns, rs.unix_peers, rs.nunix, err, sizeof(err))) {
-		diag_error("reload failed, keeping the old policy: %s", err);
-		loader_del_rules(&r->ld, id, &rs);
-		goto drop;
-	}
-	if (loader_set_cage(&r->ld, r->cg.id, id, id, pol.mode == MODE_AUDIT)) {
-		diag_error("reload failed, keeping the old policy: cannot switch the cage: %s",
-			   strerror(errno));
-		loader_del_rules(&r->ld, id, &rs);
-		loader_del_net(&r->ld, id, &ns, rs.unix_peers, rs.nunix);
-		goto drop;
-	}
-	r->next_id++;
-	loader_del_rules(&r->ld, r->policy_id, &r->rs);
-	loader_del_net(&r->ld, r->net_id, &r->ns, r->rs.unix_peers, r->rs.nunix);
 	dns_refresh_stop(&r->dns);
-	snprintf(name, sizeof(name), "%s", r->pol.name);
-	rules_free(&r->rs);
-	policy_free(&r->pol);
-	net_free(&r->ns);
-	net_hosts_free(&r->hosts);
-	r->pol = pol;
-	snprintf(r->pol.name, sizeof(r->pol.name), "%s", name);  /* the cage keeps its name */
-	r->rs = rs;
-	r->ns = ns;
-	r->hosts = hs;
-	r->policy_id = r->net_id = id;
-	if (dns_refresh_start(&r->dns, &r->hosts, r->dns_max))
+	if (dns_refresh_start(&r->dns, &r->cage.policy.hosts, r->opt.dns_max))
 		diag_warn("cannot start the hostname refresh thread: %s", strerror(errno));
 	diag_info("policy reloaded from %s (%s, %zu file rules, %zu exec rules, %zu network "
-		  "entries, %zu unix peers)", r->policy_file,
-		  pol.mode == MODE_AUDIT ? "audit" : "enforce", rs.nfiles, rs.nexec, ns.n, rs.nunix);
-	return;
-drop:
-	net_free(&ns);
-	net_hosts_free(&hs);
-	rules_free(&rs);
-	policy_free(&pol);
+		  "entries, %zu unix peers)", r->opt.policy_file,
+		  p->pol.mode == MODE_AUDIT ? "audit" : "enforce", p->rs.nfiles, p->rs.nexec,
+		  p->ns.n, p->rs.nunix);
 }
 
 static int parse_args(struct run *r, int argc, char **argv)
@@ -270,24 +184,24 @@ static int parse_args(struct run *r, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "+p:m:je:vh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': r->policy_file = optarg; break;
+		case 'p': r->opt.policy_file = optarg; break;
 		case 'm':
 			if (!strcmp(optarg, "enforce"))
-				r->mode_override = MODE_ENFORCE;
+				r->opt.mode_override = MODE_ENFORCE;
 			else if (!strcmp(optarg, "audit"))
-				r->mode_override = MODE_AUDIT;
+				r->opt.mode_override = MODE_AUDIT;
 			else {
 				diag_error("--mode takes 'enforce' or 'audit', not '%s'", optarg);
 				return -1;
 			}
 			break;
-		case 'j': r->json = diag_json = 1; break;
+		case 'j': r->opt.json = diag_json = 1; break;
 		case 'e':
-			if (!(r->events = fopen(optarg, "a"))) {
+			if (!(r->opt.events = fopen(optarg, "a"))) {
 				diag_error("cannot open events file %s: %s", optarg, strerror(errno));
 				return -1;
 			}
-			setvbuf(r->events, NULL, _IOLBF, 0);
+			setvbuf(r->opt.events, NULL, _IOLBF, 0);
 			break;
 		case 'v': diag_verbose++; break;
 		case 'D':
@@ -297,7 +211,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 				diag_error("--dns-refresh takes seconds from 2 to 86400, not '%s'", optarg);
 				return -1;
 			}
-			r->dns_max = (unsigned)v;
+			r->opt.dns_max = (unsigned)v;
 			break;
 		case 'h': run_usage(stdout); exit(0);
 		default:
@@ -341,7 +255,7 @@ static int start_guard(struct run *r)
 		while (read(p[0], &c, 1) < 0 && errno == EINTR)
 			;
 		/* agentcage is gone: after a normal exit the cage already is too */
-		cgroup_destroy(&r->cg);
+		cgroup_destroy(&r->cage.cg);
 		rm_tree(r->tmpdir);
 		_exit(0);   /* now the programs go */
 	}
@@ -414,13 +328,125 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 	}
 }
 
+/* The programs loaded and the cage made, with its first policy: 0, or -1
+ * (reported, everything undone). */
+static int build_cage(struct run *r)
+{
+	struct compiled_policy cp;
+	struct ac_error e;
+	char err[1024];
+
+	if (compile_policy(r, &cp, &e)) {
+		diag_error("%s", e.msg);
+		return -1;
+	}
+	if (lsm_bpf_active(err, sizeof(err))) {
+		diag_error("%s", err);
+		goto out_policy;
+	}
+	if (cage_loader_open(&r->ld, 0, on_event, r, &e)) {
+		diag_error("%s", e.msg);
+		goto out_policy;
+	}
+	r->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
+	if (cage_create(&r->cage, &r->ld, cp.pol.name, &e)) {
+		diag_error("%s", e.msg);
+		goto out_loader;
+	}
+	if (cage_install(&r->cage, &cp, &e)) {
+		diag_error("%s", e.msg);
+		cage_teardown(&r->cage);
+		goto out_loader;
+	}
+	return 0;
+out_loader:
+	loader_close(&r->ld);
+out_policy:
+	compiled_policy_free(&cp);
+	return -1;
+}
+
+/* Everything goes: the cage (and what is left in it), then the programs. */
+static void destroy_cage(struct run *r)
+{
+	cage_teardown(&r->cage);
+	loader_poll(&r->ld);
+	loader_close(&r->ld);
+}
+
+/* Start cmd in the cage, and the guard; pid, or -1 (reported). On the way,
+ * a signal that ends the run sets *ret to its status. */
+static pid_t start_command(struct run *r, char **cmd, int *guard_fd, const sigset_t *old,
+			   int *ret)
+{
+	int sync_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
+	pid_t pid = -1;
+	sigset_t pend;
+	char e;
+
+	if ((*guard_fd = start_guard(r)) < 0) {
+		diag_error("cannot start the guard process: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(sync_p, O_CLOEXEC) || pipe2(err_p, O_CLOEXEC)) {
+		diag_error("cannot set up signals and pipes: %s", strerror(errno));
+		goto out;
+	}
+	/* interrupted while loading: the command never starts (the signal
+	 * is delivered once everything is cleaned up) */
+	sigpending(&pend);
+	if (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) ||
+	    sigismember(&pend, SIGQUIT)) {
+		diag_info("interrupted before the command started; it was not run");
+		*ret = 128 + (sigismember(&pend, SIGINT) ? SIGINT :
+			      sigismember(&pend, SIGTERM) ? SIGTERM : SIGQUIT);
+		goto out;
+	}
+	setenv("TMPDIR", r->tmpdir, 1);
+	pid = fork();
+	if (pid < 0) {
+		diag_error("fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		close(sync_p[1]);
+		close(err_p[0]);
+		child(sync_p[0], err_p[1], cmd, old);
+	}
+	close(sync_p[0]);
+	close(err_p[1]);
+	sync_p[0] = err_p[1] = -1;
+	if (cgroup_move(&r->cage.cg, pid)) {
+		diag_error("cannot move the command into cgroup %s: %s", r->cage.cg.path,
+			   strerror(errno));
+		goto kill;
+	}
+	/* in the cage with its policy: now it may exec */
+	if (write(sync_p[1], "g", 1) != 1)
+		goto kill;
+	close(sync_p[1]);
+	sync_p[1] = -1;
+	if (read(err_p[0], &e, 1) == 1)
+		diag_error("cannot execute %s: %s", cmd[0], strerror(e));
+	goto out;
+kill:
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	pid = -1;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (sync_p[i] >= 0)
+			close(sync_p[i]);
+		if (err_p[i] >= 0)
+			close(err_p[i]);
+	}
+	return pid;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run r = { .mode_override = MODE_UNSET, .policy_id = 1, .net_id = 1, .next_id = 2,
-			 .dns_max = NET_REFRESH_MAX };
-	int argi, sync_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, sfd = -1, ret = EXIT_AGENTCAGE;
-	int guard_fd = -1;
-	char err[1024], e;
+	struct run r = { .opt = { .mode_override = MODE_UNSET, .dns_max = NET_REFRESH_MAX } };
+	int argi, sfd = -1, ret = EXIT_AGENTCAGE, guard_fd = -1;
 	sigset_t mask, old;
 	pid_t pid;
 
@@ -459,129 +485,32 @@ int cmd_run(int argc, char **argv)
 	}
 	r.vars.cwd = r.cwd;
 	r.vars.cage_tmp = r.tmpdir;
-	if (load_policy(&r, &r.pol, &r.rs, &r.hosts, &r.ns, err, sizeof(err))) {
-		diag_error("%s", err);
+	if (build_cage(&r))
 		goto out_tmp;
-	}
-	if (lsm_bpf_active(err, sizeof(err))) {
-		diag_error("%s", err);
-		goto out_policy;
-	}
-	if (cgroup_create(&r.cg, r.pol.name, err, sizeof(err))) {
-		diag_error("%s", err);
-		goto out_policy;
-	}
-	if (loader_open(&r.ld, r.cg.parent_id, r.cg.parent_level, 0, on_event, &r, err,
-			sizeof(err))) {
-		diag_error("%s", err);
-		goto out_cgroup;
-	}
-	r.clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
-	if (loader_put_rules(&r.ld, r.policy_id, &r.rs, err, sizeof(err))) {
-		diag_error("%s", err);
-		goto out_loader;
-	}
-	if (loader_put_net(&r.ld, r.net_id, &r.ns, r.rs.unix_peers, r.rs.nunix, err, sizeof(err))) {
-		diag_error("%s", err);
-		goto out_loader;
-	}
-	if (loader_set_cage(&r.ld, r.cg.id, r.policy_id, r.net_id, r.pol.mode == MODE_AUDIT)) {
-		diag_error("cannot install the cage: %s", strerror(errno));
-		goto out_loader;
-	}
-	if (loader_attach_cgroup(&r.ld, r.cg.path, &r.links, err, sizeof(err))) {
-		diag_error("%s", err);
-		goto out_loader;
-	}
-	if ((guard_fd = start_guard(&r)) < 0) {
-		diag_error("cannot start the guard process: %s", strerror(errno));
-		goto out_loader;
-	}
-
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0 || pipe2(sync_p, O_CLOEXEC) || pipe2(err_p, O_CLOEXEC)) {
+	if (sfd < 0) {
 		diag_error("cannot set up signals and pipes: %s", strerror(errno));
-		goto out_sig;
+		goto out_cage;
 	}
-	{
-		/* interrupted while loading: the command never starts (the signal
-		 * is delivered once everything is cleaned up) */
-		sigset_t pend;
-
-		sigpending(&pend);
-		if (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) ||
-		    sigismember(&pend, SIGQUIT)) {
-			diag_info("interrupted before the command started; it was not run");
-			ret = 128 + (sigismember(&pend, SIGINT) ? SIGINT :
-				     sigismember(&pend, SIGTERM) ? SIGTERM : SIGQUIT);
-			goto out_sig;
-		}
-	}
-	setenv("TMPDIR", r.tmpdir, 1);
-	pid = fork();
-	if (pid < 0) {
-		diag_error("fork: %s", strerror(errno));
-		goto out_sig;
-	}
-	if (pid == 0) {
-		close(sync_p[1]);
-		close(err_p[0]);
-		child(sync_p[0], err_p[1], argv + argi, &old);
-	}
-	close(sync_p[0]);
-	close(err_p[1]);
-	sync_p[0] = err_p[1] = -1;
-	if (cgroup_move(&r.cg, pid)) {
-		diag_error("cannot move the command into cgroup %s: %s", r.cg.path, strerror(errno));
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		goto out_sig;
-	}
-	/* in the cage with its policy: now it may exec */
-	if (write(sync_p[1], "g", 1) != 1) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		goto out_sig;
-	}
-	close(sync_p[1]);
-	sync_p[1] = -1;
-	if (read(err_p[0], &e, 1) == 1)
-		diag_error("cannot execute %s: %s", argv[argi], strerror(e));
-	if (dns_refresh_start(&r.dns, &r.hosts, r.dns_max))
+	pid = start_command(&r, argv + argi, &guard_fd, &old, &ret);
+	if (pid < 0)
+		goto out_cage;
+	if (dns_refresh_start(&r.dns, &r.cage.policy.hosts, r.opt.dns_max))
 		diag_warn("cannot start the hostname refresh thread: %s", strerror(errno));
 	ret = wait_loop(&r, pid, sfd);
 	dns_refresh_stop(&r.dns);
 	report_lost(&r, 1);
-out_sig:
-	for (int i = 0; i < 2; i++) {
-		if (sync_p[i] >= 0)
-			close(sync_p[i]);
-		if (err_p[i] >= 0)
-			close(err_p[i]);
-	}
+out_cage:
 	if (sfd >= 0)
 		close(sfd);
-out_loader:
-	/* kill what is left in the cage before its programs go away */
-	cgroup_kill_all(&r.cg);
-	loader_detach_cgroup(&r.links);
-	cgroup_destroy(&r.cg);
-	loader_poll(&r.ld);
-	loader_close(&r.ld);
-out_cgroup:
-	cgroup_destroy(&r.cg);
-out_policy:
-	net_free(&r.ns);
-	net_hosts_free(&r.hosts);
-	rules_free(&r.rs);
-	policy_free(&r.pol);
+	destroy_cage(&r);
 out_tmp:
 	if (rm_tree(r.tmpdir))
 		diag_warn("cannot remove %s", r.tmpdir);
 	if (guard_fd >= 0)
 		close(guard_fd);     /* the guard exits, and with it the programs */
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (r.events)
-		fclose(r.events);
+	if (r.opt.events)
+		fclose(r.opt.events);
 	return ret;
 }

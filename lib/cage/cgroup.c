@@ -77,7 +77,7 @@ static void sweep(const char *parent)
 		closedir(d);
 }
 
-int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen)
+int cgroup_parent(struct cage_cgroup *cg, char *err, size_t errlen)
 {
 	char mnt[PATH_MAX / 2];
 	uint32_t depth;
@@ -99,6 +99,15 @@ int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t er
 	}
 	cg->parent_id = st.st_ino;
 	cg->parent_level = depth + 1;
+	return 0;
+}
+
+int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (cgroup_parent(cg, err, errlen))
+		return -1;
 	sweep(cg->parent);
 	snprintf(cg->path, sizeof(cg->path), "%s/%s-%d", cg->parent, name, (int)getpid());
 	if (mkdir(cg->path, 0755)) {

@@ -12,7 +12,11 @@ struct cage_cgroup {
 	uint32_t parent_level;  /* level of parent in the hierarchy */
 };
 
-/* Find cgroup2 in /proc/self/mountinfo and create the cage's cgroup. */
+/* Find cgroup2 in /proc/self/mountinfo and make agentcage's parent cgroup
+ * there: fills cg's parent, parent_id and parent_level (what loader_open
+ * needs before any cage exists). */
+int cgroup_parent(struct cage_cgroup *cg, char *err, size_t errlen);
+/* cgroup_parent, then create the cage's cgroup. */
 int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen);
 int cgroup_move(const struct cage_cgroup *cg, pid_t pid);
 /* Kill everything left in the cage and wait until it is empty. */

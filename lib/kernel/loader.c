@@ -158,6 +158,14 @@ int loader_attach_cgroup(struct loader *l, const char *path, struct cage_links *
 	return 0;
 }
 
+int loader_new_policy_id(struct loader *l, uint32_t *id)
+{
+	if (l->last_policy_id == UINT32_MAX)
+		return -1;
+	*id = ++l->last_policy_id;
+	return 0;
+}
+
 static void fill_key(struct ac_key *k, uint32_t policy, const struct rule *r)
 {
 	memset(k, 0, sizeof(*k));

@@ -17,6 +17,7 @@ struct loader {
 	struct cage_bpf *skel;      /* file, exec, containment: BPF LSM */
 	struct net_bpf *net;        /* network: cgroup_skb and BPF LSM */
 	struct ring_buffer *rb;
+	uint32_t last_policy_id;    /* loader_new_policy_id */
 };
 
 /* the packet programs attached to one cage's cgroup */
@@ -39,6 +40,11 @@ int loader_attach_cgroup(struct loader *l, const char *cgroup_path, struct cage_
 /* Detach them again (only once the cage is empty): removing a cgroup with
  * programs attached is slow. */
 void loader_detach_cgroup(struct cage_links *cl);
+/* A policy id never given out before in this load (1, 2, ...): the
+ * directory cache and the created-file marks remember policy ids, so an id
+ * is never reused, not even after its rules are gone. -1 when all 2^32 - 1
+ * have been used (never wraps). */
+int loader_new_policy_id(struct loader *l, uint32_t *id);
 /* Write rs's rules under policy id; all or nothing. */
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
 		     char *err, size_t errlen);

@@ -30,15 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "cage/cgroup.h"
+#include "cage/cage.h"
 #include "event/event.h"
 #include "kernel/loader.h"
-#include "policy/netpolicy.h"
-#include "policy/policy.h"
+#include "policy/compile.h"
 
-static struct cage_cgroup cg;
 static struct loader ld;
-static struct cage_links links;
+static struct cage cage;
 static int nevents;
 static struct ac_event last;
 
@@ -56,44 +54,36 @@ static int on_event(void *ctx, void *data, size_t len)
 static void die(const char *what, const char *err)
 {
 	fprintf(stderr, "nettest: %s: %s\n", what, err);
-	loader_detach_cgroup(&links);
+	cage_teardown(&cage);
 	loader_close(&ld);
-	cgroup_destroy(&cg);
 	exit(125);
 }
 
-/* cgroup, programs, rules of the policy text; cage audit or not */
+/* cgroup, programs, rules of the policy file or text; cage audit or not */
 static void setup(const char *file, const char *text, int audit)
 {
-	struct policy pol;
-	struct net_hosts hs;
-	struct netset ns;
-	char err[1024];
-	int rc;
+	/* file rules are compiled, but without BPF LSM nothing enforces them */
+	static const struct rule_vars vars = { .cwd = "/CWD", .cage_tmp = "/CAGE_TMP" };
+	struct policy_source src = { .path = file, .text = text, .len = text ? strlen(text) : 0,
+				     .name = "inline", .mode = audit ? MODE_AUDIT : MODE_UNSET,
+				     .vars = &vars };
+	struct compiled_policy cp;
+	struct ac_error e;
 
-	rc = file ? policy_load(file, &pol, err, sizeof(err)) :
-		    policy_parse("inline", text, strlen(text), &pol, err, sizeof(err));
-	if (rc)
-		die("policy", err);
-	if (net_policy_load(&pol, &hs, &ns, err, sizeof(err)))
-		die("policy", err);
-	for (size_t i = 0; i < hs.n; i++)
-		if (hs.h[i].error[0])
-			fprintf(stderr, "nettest: cannot resolve %s: %s\n", hs.h[i].name, hs.h[i].error);
-	if (cgroup_create(&cg, "nettest", err, sizeof(err)))
-		die("cgroup", err);
-	if (loader_open(&ld, cg.parent_id, cg.parent_level, LOADER_NO_LSM, on_event, NULL, err,
-			sizeof(err)))
-		die("load", err);
-	if (loader_put_net(&ld, 1, &ns, NULL, 0, err, sizeof(err)))
-		die("rules", err);
-	if (loader_set_cage(&ld, cg.id, 1, 1, audit || pol.mode == MODE_AUDIT))
-		die("cage", strerror(errno));
-	if (loader_attach_cgroup(&ld, cg.path, &links, err, sizeof(err)))
-		die("attach", err);
-	net_free(&ns);
-	net_hosts_free(&hs);
-	policy_free(&pol);
+	if (policy_compile(&src, &cp, &e))
+		die("policy", e.msg);
+	for (size_t i = 0; i < cp.hosts.n; i++)
+		if (cp.hosts.h[i].error[0])
+			fprintf(stderr, "nettest: cannot resolve %s: %s\n", cp.hosts.h[i].name,
+				cp.hosts.h[i].error);
+	if (cage_loader_open(&ld, LOADER_NO_LSM, on_event, NULL, &e))
+		die("load", e.msg);
+	if (cage_create(&cage, &ld, "nettest", &e))
+		die("cgroup", e.msg);
+	if (cage_install(&cage, &cp, &e)) {
+		compiled_policy_free(&cp);
+		die("rules", e.msg);
+	}
 }
 
 static void teardown(void)
@@ -105,9 +95,7 @@ static void teardown(void)
 	if (loader_stat(&ld, AC_STAT_LOST))
 		fprintf(stderr, "nettest: lost %llu\n",
 			(unsigned long long)loader_stat(&ld, AC_STAT_LOST));
-	cgroup_kill_all(&cg);
-	loader_detach_cgroup(&links);
-	cgroup_destroy(&cg);
+	cage_teardown(&cage);
 	loader_close(&ld);
 }
 
@@ -145,7 +133,7 @@ static int cmd_run(int argc, char **argv)
 		_exit(127);
 	}
 	close(sync_p[0]);
-	if (pid < 0 || cgroup_move(&cg, pid) || write(sync_p[1], "g", 1) != 1) {
+	if (pid < 0 || cgroup_move(&cage.cg, pid) || write(sync_p[1], "g", 1) != 1) {
 		if (pid > 0)
 			kill(pid, SIGKILL);
 		die("start", strerror(errno));
@@ -273,7 +261,7 @@ static void expect_event(const char *what, uint32_t op, uint32_t action, const c
 	event_addr_str(&last.net, buf, sizeof(buf));
 	checks++;
 	if (last.op != op || last.action != action || strcmp(buf, addr) || last.net.port != port ||
-	    last.net.proto != proto || !(last.flags & AC_EV_NET) || last.cgroup != cg.id) {
+	    last.net.proto != proto || !(last.flags & AC_EV_NET) || last.cgroup != cage.cg.id) {
 		failures++;
 		printf("FAIL event %s: op %u action %u %s:%u proto %u cgroup %llu\n", what, last.op,
 		       last.action, buf, last.net.port, last.net.proto,
@@ -292,7 +280,7 @@ static void enter_cage(void)
 	char line[PATH_MAX], mnt[PATH_MAX];
 	FILE *f = fopen("/proc/self/cgroup", "r");
 
-	snprintf(mnt, sizeof(mnt), "%s", cg.parent);
+	snprintf(mnt, sizeof(mnt), "%s", cage.cg.parent);
 	*strrchr(mnt, '/') = 0;
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "0::", 3)) {
@@ -301,7 +289,7 @@ static void enter_cage(void)
 		}
 	if (f)
 		fclose(f);
-	if (!home_procs[0] || cgroup_move(&cg, getpid()))
+	if (!home_procs[0] || cgroup_move(&cage.cg, getpid()))
 		die("move into the cage", strerror(errno));
 }
 
@@ -380,7 +368,7 @@ static int cmd_packets(void)
 	expect("tcp6 to ::ffff:10.0.0.5:443 (mapped, denied)", 1, &f, 0);
 
 	/* audit: reported, not dropped */
-	if (loader_set_cage(&ld, cg.id, 1, 1, 1))
+	if (loader_set_cage(&ld, cage.cg.id, cage.policy_id, cage.net_id, 1))
 		die("cage", strerror(errno));
 	frame_v4(&f, "10.9.9.9", "10.1.2.3", IPPROTO_TCP, 40000, 80, 0);
 	expect("audit: tcp to 10.1.2.3:80 (not allowed)", 1, &f, 1);
@@ -389,7 +377,7 @@ static int cmd_packets(void)
 	{
 		int fd = loader_net_map_fd(&ld, "cages");
 
-		bpf_map_delete_elem(fd, &cg.id);
+		bpf_map_delete_elem(fd, &cage.cg.id);
 		frame_v4(&f, "10.9.9.9", "10.1.2.3", IPPROTO_TCP, 40000, 443, 0);
 		checks++;
 		if (test_run(1, &f) != 0) {

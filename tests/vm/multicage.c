@@ -26,22 +26,19 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cage/cgroup.h"
+#include "cage/cage.h"
 #include "kernel/loader.h"
-#include "policy/netpolicy.h"
-#include "policy/policy.h"
-#include "policy/rules.h"
+#include "policy/compile.h"
 
 #define CAGES_MAX 512
 
-struct cage {
-	struct cage_cgroup cg;
-	struct ruleset rs;
+struct mc {
+	struct cage c;
 	int audit;
 	unsigned events, bad_events;
 };
 
-static struct cage cages[CAGES_MAX];
+static struct mc cages[CAGES_MAX];
 static int ncages;
 static const char *dir;
 static struct loader ld;
@@ -71,7 +68,7 @@ static int on_event(void *ctx, void *data, size_t len)
 	if (len < sizeof(*e) - sizeof(e->path))
 		return 0;
 	for (int i = 0; i < ncages; i++) {
-		if (cages[i].cg.id != e->cgroup)
+		if (cages[i].c.cg.id != e->cgroup)
 			continue;
 		snprintf(want, sizeof(want), "%s/%d/f", dir, (i + 1) % ncages);
 		cages[i].events++;
@@ -93,32 +90,28 @@ static void die(const char *what, const char *err)
 	exit(1);
 }
 
-/* Cage i: rules under policy id i + 1 and its cages map entry. */
+/* Cage i: its cgroup with the packet programs, and its own policy. */
 static void setup(int i)
 {
 	struct rule_vars vars = { .cwd = dir, .cage_tmp = dir };
-	struct policy pol;
-	struct net_hosts hs;
-	struct netset ns;
-	char text[1024], name[32], err[1024];
+	struct compiled_policy cp;
+	struct ac_error e;
+	char text[1024], name[32];
 
 	snprintf(name, sizeof(name), "mc%d", i);
 	snprintf(text, sizeof(text),
 		 "name: %s\nmode: %s\nfiles:\n  read: [/usr, /lib, /lib64, /etc/ld.so.cache, %s/%d]\n"
 		 "exec:\n  allow: [/usr/bin, /usr/lib, /bin]\n",
 		 name, cages[i].audit ? "audit" : "enforce", dir, i);
-	if (policy_parse(name, text, strlen(text), &pol, err, sizeof(err)) ||
-	    rules_compile(&pol, &vars, 1, &cages[i].rs, err, sizeof(err)) ||
-	    net_policy_load(&pol, &hs, &ns, err, sizeof(err)))
-		die("policy", err);
-	if (loader_put_rules(&ld, i + 1, &cages[i].rs, err, sizeof(err)) ||
-	    loader_put_net(&ld, i + 1, &ns, NULL, 0, err, sizeof(err)))
-		die("rules", err);
-	if (loader_set_cage(&ld, cages[i].cg.id, i + 1, i + 1, cages[i].audit))
-		die("cage", strerror(errno));
-	net_free(&ns);
-	net_hosts_free(&hs);
-	policy_free(&pol);
+	struct policy_source src = { .text = text, .len = strlen(text), .name = name,
+				     .mode = MODE_UNSET, .vars = &vars, .resolve_links = 1 };
+
+	if (policy_compile(&src, &cp, &e))
+		die("policy", e.msg);
+	if (cage_create(&cages[i].c, &ld, name, &e))
+		die("cage", e.msg);
+	if (cage_install(&cages[i].c, &cp, &e))
+		die("install", e.msg);
 }
 
 /* Start `cat path` in cage i (or, i < 0, uncaged); its pid */
@@ -142,7 +135,7 @@ static pid_t start_cat(int i, const char *path)
 		_exit(127);
 	}
 	close(p[0]);
-	if (i >= 0 && cgroup_move(&cages[i].cg, pid))
+	if (i >= 0 && cgroup_move(&cages[i].c.cg, pid))
 		die("cgroup_move", strerror(errno));
 	if (write(p[1], "g", 1) != 1)
 		die("start", strerror(errno));
@@ -163,7 +156,8 @@ static int status_of(pid_t pid)
 int main(int argc, char **argv)
 {
 	static pid_t pids[CAGES_MAX], free_pids[CAGES_MAX];
-	char path[4096], err[1024], name[32];
+	char path[4096];
+	struct ac_error e;
 	int flags = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "--task-scratch")) {
@@ -180,18 +174,13 @@ int main(int argc, char **argv)
 	if (devnull < 0)
 		die("/dev/null", strerror(errno));
 	signal(SIGPIPE, SIG_IGN);   /* a child that died early is a failed check, not our end */
+	/* one load for all the cages */
+	if (cage_loader_open(&ld, flags, on_event, NULL, &e))
+		die("load", e.msg);
 	for (int i = 0; i < ncages; i++) {
 		cages[i].audit = i % 2;
-		snprintf(name, sizeof(name), "mc%d", i);
-		if (cgroup_create(&cages[i].cg, name, err, sizeof(err)))
-			die("cgroup", err);
-	}
-	/* one load for all the cages */
-	if (loader_open(&ld, cages[0].cg.parent_id, cages[0].cg.parent_level, flags, on_event, NULL,
-			err, sizeof(err)))
-		die("load", err);
-	for (int i = 0; i < ncages; i++)
 		setup(i);
+	}
 
 	/* every cage reads its own file, all at once; an uncaged reader too */
 	for (int i = 0; i < ncages; i++) {
@@ -223,12 +212,8 @@ int main(int argc, char **argv)
 	}
 	expect(-1, "events lost", (long long)loader_stat(&ld, AC_STAT_LOST), 0);
 
-	for (int i = 0; i < ncages; i++) {
-		loader_del_cage(&ld, cages[i].cg.id);
-		loader_del_rules(&ld, i + 1, &cages[i].rs);
-		rules_free(&cages[i].rs);
-		cgroup_destroy(&cages[i].cg);
-	}
+	for (int i = 0; i < ncages; i++)
+		cage_teardown(&cages[i].c);
 	loader_close(&ld);
 	printf("multicage: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
