@@ -20,6 +20,7 @@
 #include "util/fsutil.h"
 #include "kernel/loader.h"
 #include "kernel/lsm.h"
+#include "kernel/pin.h"
 #include "policy/compile.h"
 #include "verbs.h"
 
@@ -38,6 +39,7 @@ struct run {
 	struct run_opts opt;
 	struct rule_vars vars;
 	char cwd[PATH_MAX], tmpdir[PATH_MAX];
+	char pins[PATH_MAX];       /* <bpffs>/agentcage/run-PID: this run's pins */
 	struct loader ld;
 	struct cage cage;          /* with its compiled policy, cage.policy */
 	struct dns_refresh dns;    /* re-resolves cage.policy.hosts */
@@ -197,7 +199,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 			break;
 		case 'j': r->opt.json = diag_json = 1; break;
 		case 'e':
-			if (!(r->opt.events = fopen(optarg, "a"))) {
+			if (!(r->opt.events = fopen(optarg, "ae"))) {
 				diag_error("cannot open events file %s: %s", optarg, strerror(errno));
 				return -1;
 			}
@@ -226,11 +228,12 @@ static int parse_args(struct run *r, int argc, char **argv)
 	return optind;
 }
 
-/* The guard: a process outside the cage holding a copy of every BPF fd. If
- * agentcage dies, even by SIGKILL, the programs stay attached (the guard
- * holds them) until the guard has killed whatever is left in the cage and
- * removed it: no task of the cage ever runs unconfined. Returns the write
- * end of the pipe whose end-of-file wakes the guard, or -1. */
+/* The guard: a process outside the cage, in a session of its own, that
+ * cleans up when agentcage dies, even by SIGKILL: it kills whatever is left
+ * in the cage, removes its cgroup and tmp dir, and only then the pins that
+ * keep the programs attached. Enforcement does not depend on it: with both
+ * gone, the pins hold the programs until a later run sweeps the cage.
+ * Returns the write end of the pipe whose end-of-file wakes the guard, or -1. */
 static int start_guard(struct run *r)
 {
 	int p[2];
@@ -247,6 +250,7 @@ static int start_guard(struct run *r)
 	}
 	if (g == 0) {
 		close(p[1]);
+		setsid();
 		/* the terminal's signals are for agentcage and the command */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
@@ -257,6 +261,7 @@ static int start_guard(struct run *r)
 		/* agentcage is gone: after a normal exit the cage already is too */
 		cgroup_destroy(&r->cage.cg);
 		rm_tree(r->tmpdir);
+		pin_remove(r->pins);
 		_exit(0);   /* now the programs go */
 	}
 	close(p[0]);
@@ -268,8 +273,17 @@ static void child(int sync_fd, int err_fd, char **cmd, const sigset_t *old)
 {
 	char c;
 
+	int fd;
+
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	sigprocmask(SIG_SETMASK, old, NULL);
+	/* a session and process group of its own, away from agentcage's, and
+	 * the OOM killer's ordinary view of it (agentcage's is -1000) */
+	setsid();
+	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "0", 1) != 1)
+		_exit(EXIT_AGENTCAGE);
+	close(fd);
 	if (read(sync_fd, &c, 1) != 1)
 		_exit(EXIT_AGENTCAGE);        /* agentcage died: never run unconfined */
 	execvp(cmd[0], cmd);
@@ -316,7 +330,7 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 				if (si.ssi_signo == SIGHUP)
 					reload(r);
 				else if (si.ssi_signo != SIGCHLD)
-					kill(pid, si.ssi_signo);
+					kill(-pid, si.ssi_signo);   /* its process group */
 			}
 			if (waitpid(pid, &status, WNOHANG) == pid) {
 				loader_poll(&r->ld);
@@ -328,6 +342,22 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 	}
 }
 
+/* Pin this run's programs, maps and packet links, so that they stay with
+ * no process of ours alive; first the pins of runs whose agentcage is gone
+ * go (cage_create has already emptied and removed their cages). */
+static int pin_run(struct run *r, struct ac_error *e)
+{
+	char root[PATH_MAX / 2];
+
+	if (pin_root(root, sizeof(root), e))
+		return -1;
+	pin_sweep(root, NULL, NULL);
+	snprintf(r->pins, sizeof(r->pins), "%s/run-%d", root, (int)getpid());
+	if (pin_loader(&r->ld, r->pins, e) || pin_cage_links(&r->cage.links, r->pins, e))
+		return -1;
+	return 0;
+}
+
 /* The programs loaded and the cage made, with its first policy: 0, or -1
  * (reported, everything undone). */
 static int build_cage(struct run *r)
@@ -337,26 +367,33 @@ static int build_cage(struct run *r)
 	char err[1024];
 
 	if (compile_policy(r, &cp, &e)) {
-		diag_error("%s", e.msg);
+		diag_err(&e);
 		return -1;
 	}
 	if (lsm_bpf_active(err, sizeof(err))) {
-		diag_error("%s", err);
+		diag_error_code(AC_E_KERNEL_NO_BPF_LSM, "%s", err);
 		goto out_policy;
 	}
 	if (cage_loader_open(&r->ld, 0, on_event, r, &e)) {
-		diag_error("%s", e.msg);
+		diag_err(&e);
 		goto out_policy;
 	}
 	r->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
 	if (cage_create(&r->cage, &r->ld, cp.pol.name, &e)) {
-		diag_error("%s", e.msg);
+		diag_err(&e);
 		goto out_loader;
 	}
 	if (cage_install(&r->cage, &cp, &e)) {
-		diag_error("%s", e.msg);
+		diag_err(&e);
 		cage_teardown(&r->cage);
 		goto out_loader;
+	}
+	if (pin_run(r, &e)) {
+		diag_err(&e);
+		pin_remove(r->pins);
+		cage_teardown(&r->cage);
+		loader_close(&r->ld);
+		return -1;
 	}
 	return 0;
 out_loader:
@@ -369,6 +406,9 @@ out_policy:
 /* Everything goes: the cage (and what is left in it), then the programs. */
 static void destroy_cage(struct run *r)
 {
+	/* our own descriptors hold the programs until loader_close */
+	if (r->pins[0])
+		pin_remove(r->pins);
 	cage_teardown(&r->cage);
 	loader_poll(&r->ld);
 	loader_close(&r->ld);
@@ -443,6 +483,18 @@ out:
 	return pid;
 }
 
+/* agentcage and its guard are the last the OOM killer takes: a memory hog
+ * in the cage must not end the process that cleans up after it. */
+static void oom_protect(void)
+{
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, "-1000", 5) != 5)
+		diag_warn("cannot protect agentcage from the OOM killer: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run r = { .opt = { .mode_override = MODE_UNSET, .dns_max = NET_REFRESH_MAX } };
@@ -453,6 +505,7 @@ int cmd_run(int argc, char **argv)
 	argi = parse_args(&r, argc, argv);
 	if (argi < 0)
 		return EXIT_AGENTCAGE;
+	r.opt.json |= diag_json;     /* --json before the verb */
 	/* Signals wait (blocked, read through a signalfd once the command runs)
 	 * from here on: a SIGINT or SIGHUP that arrives while the programs load
 	 * is forwarded or applied then, instead of killing agentcage halfway.
@@ -469,7 +522,7 @@ int cmd_run(int argc, char **argv)
 	sigaddset(&mask, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	if (geteuid() != 0) {
-		diag_error("agentcage run needs root (CAP_BPF and CAP_SYS_ADMIN to load BPF LSM "
+		diag_error_code(AC_E_PERMISSION, "agentcage run needs root (CAP_BPF and CAP_SYS_ADMIN to load BPF LSM "
 			   "programs and create cgroups); run it as root or with sudo");
 		return EXIT_AGENTCAGE;
 	}
@@ -477,6 +530,7 @@ int cmd_run(int argc, char **argv)
 		diag_error("cannot read the current directory: %s", strerror(errno));
 		return EXIT_AGENTCAGE;
 	}
+	oom_protect();
 	tmp_sweep();
 	snprintf(r.tmpdir, sizeof(r.tmpdir), "/tmp/agentcage-%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(r.tmpdir)) {

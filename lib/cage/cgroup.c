@@ -12,7 +12,7 @@
 
 static int find_cgroup2(char *mnt, size_t mlen, uint32_t *root_depth)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "r");
+	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char line[4096];
 	int found = 0;
 
@@ -138,7 +138,7 @@ static int populated(const char *dir)
 	int pop = 0;
 
 	snprintf(p, sizeof(p), "%s/cgroup.events", dir);
-	if (!(f = fopen(p, "r")))
+	if (!(f = fopen(p, "re")))
 		return 0;
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "populated ", 10))

@@ -16,7 +16,7 @@
 
 static int read_last_cap(struct ac_error *e)
 {
-	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "r");
+	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
 	int n = -1;
 
 	if (!f || fscanf(f, "%d", &n) != 1 || n < 0 || n > 63)

@@ -15,9 +15,9 @@ int lsm_bpf_active(char *err, size_t errlen)
 
 	if (cached != 1)
 		goto out;
-	if (!(f = fopen(LSM_FILE, "r"))) {
+	if (!(f = fopen(LSM_FILE, "re"))) {
 		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
-		f = fopen(LSM_FILE, "r");
+		f = fopen(LSM_FILE, "re");
 	}
 	if (!f) {
 		snprintf(why, sizeof(why), "cannot read %s (%s): mount securityfs with "

@@ -464,7 +464,7 @@ int policy_parse(const char *file, const char *text, size_t len, struct policy *
 
 int policy_load(const char *path, struct policy *p, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *text = NULL, *base;
 	size_t len = 0, cap = 0, n;
 	int ret;
