@@ -92,3 +92,37 @@ event "  ... reported under /srv/pp-bind/f" $T/paths.json op=open_read path=/srv
 umount $T/bind /srv/pp-bind
 echo orig > /srv/pp-ro/f
 
+echo "# paths: overlayfs copy-up"
+# an overlay of tmpfs layers, mounted outside the cage: f and g exist in the
+# lower layer only, so a write must copy them up
+O=/run/ac-ov
+mkdir -p $O/lower/d $O/upper $O/work $O/m
+echo lower > $O/lower/f; echo lower > $O/lower/g; echo lower > $O/lower/d/h
+mount -t overlay acov -o lowerdir=$O/lower,upperdir=$O/upper,workdir=$O/work $O/m
+sed -e "s|write: \[|write: [$O/m, /usr/share/common-licenses, |" $T/paths.yaml > $T/ov.yaml
+sed -e "s|read: \[|read: [$O/m, |" -e 's/^name: paths/name: ov\nmode: audit/' $T/paths.yaml > $T/ov-audit.yaml
+sed -e "s|read: \[|read: [$O/m, |" $T/paths.yaml > $T/ov-ro.yaml
+PO="$AC run --policy $T/ov.yaml --events $T/ov.json --"
+expect "in a cage, appending to a lower-only file of an overlay where write is granted" 0 $PO /bin/sh -c "echo x >> $O/m/f"
+[ "$(cat $O/m/f)" = "$(printf 'lower\nx')" ] && [ "$(cat $O/lower/f)" = lower ] && ok "  ... the copy in the upper layer has it, the lower is unchanged" ||
+	no "  ... copied up" "$(cat $O/m/f; cat $O/lower/f)"
+expect "  ... and opening one for write in a lower-only directory (O_TRUNC)" 0 $PO /bin/sh -c "echo y > $O/m/d/h"
+[ "$(cat $O/m/d/h)" = y ] && ok "  ... written" || no "  ... written" "$(cat $O/m/d/h)"
+[ ! -s $T/ov.json ] && ok "  ... with no event" || no "  ... with no event" "$(cat $T/ov.json)"
+expect "in a cage, the VM's own root overlay: appending to a file only in its 9p lower layer" 0 $PO /bin/sh -c \
+	'echo x >> /usr/share/common-licenses/GPL-2 && tail -n 1 /usr/share/common-licenses/GPL-2 | grep -qx x'
+expect "  ... listing a merged directory of the overlay" 0 $PO /bin/ls $O/m $O/m/d
+stat $O/m/g > /dev/null   # its dentry cached: see the report on O_CREAT of uncached names
+expect "audit: appending to a lower-only file of a read-only overlay is allowed" 0 $AC run --policy $T/ov-audit.yaml \
+	--events $T/ov-audit.json -- /bin/sh -c "echo x >> $O/m/g"
+event "  ... reported as open_write of the overlay path" $T/ov-audit.json op=open_write path=$O/m/g action=audited
+event "  ... and no unresolved event of the copy-up" $T/ov-audit.json --none unresolved=True
+n=$(wc -l < $T/ov-audit.json)
+[ "$n" = 1 ] && ok "  ... one event in all" || no "  ... one event in all" "$(cat $T/ov-audit.json)"
+echo lower > $O/lower/g2
+expect "enforce: appending to a lower-only file of a read-only overlay is denied" 2 $AC run --policy $T/ov-ro.yaml \
+	--events $T/ov-ro.json -- /bin/sh -c "echo x >> $O/m/g2"
+event "  ... reported as open_write of the overlay path" $T/ov-ro.json op=open_write path=$O/m/g2 action=denied
+[ ! -e $O/upper/g2 ] && ok "  ... and nothing was copied up" || no "  ... nothing copied up"
+umount $O/m; rm -rf $O
+
