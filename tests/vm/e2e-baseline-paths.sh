@@ -126,3 +126,33 @@ event "  ... reported as open_write of the overlay path" $T/ov-ro.json op=open_w
 [ ! -e $O/upper/g2 ] && ok "  ... and nothing was copied up" || no "  ... nothing copied up"
 umount $O/m; rm -rf $O
 
+echo "# paths: a path of 4096 bytes"
+# built with relative mkdir/chdir (a single path argument stops at PATH_MAX)
+cat > $T/long.py <<'PY'
+import os, sys
+base, total, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+os.chdir(base)
+cur = base
+while total - len(cur) > 256:
+    c = "d" * 200
+    if mode == "make":
+        os.makedirs(c, exist_ok=True)
+    os.chdir(c)
+    cur += "/" + c
+name = "f" * (total - len(cur) - 1)
+if mode == "make":
+    open(name, "w").close()
+    print(cur + "/" + name)
+else:
+    open(name, "a")
+PY
+p4096=$(python3 $T/long.py /srv/pp-ro 4096 make)
+p4097=$(python3 $T/long.py /srv/pp-ro 4097 make)
+[ ${#p4096} = 4096 ] && [ ${#p4097} = 4097 ] && ok "paths of 4096 and 4097 bytes made outside the cage" || no "long paths made" "${#p4096} ${#p4097}"
+expect "in a cage, writing a file of a 4096-byte path in a read-only tree is denied" 1 $PP /usr/bin/python3 $T/long.py /srv/pp-ro 4096 open
+event "  ... and the event carries its whole path" $T/paths.json op=open_write "path=$p4096"
+expect "in a cage, the same 4097 bytes long is denied" 1 $PP /usr/bin/python3 $T/long.py /srv/pp-ro 4097 open
+event "  ... as unresolved (longer than the walk's buffer)" $T/paths.json op=open_write unresolved=True comm=python3
+expect "  ... and allowed where write is granted (4096 bytes under $T)" 0 /bin/sh -c \
+	"python3 $T/long.py $T 4096 make >/dev/null && $PP /usr/bin/python3 $T/long.py $T 4096 open"
+rm -rf /srv/pp-ro/dd*
