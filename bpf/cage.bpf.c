@@ -198,6 +198,36 @@ static __always_inline bool created_here(struct ac_cage *c, struct file *file, _
 	return true;
 }
 
+/* A stacked filesystem (overlayfs) working on its hidden layers on the
+ * task's behalf, after the task's own access through the overlay was
+ * checked: a copy-up opens the lower file and the new upper one, a readdir
+ * of a merged directory opens each layer's directory. The kernel then runs
+ * with overridden credentials (cred != real_cred), which userspace cannot
+ * do, on the layers' private mounts (clone_private_mount: mnt_ns is
+ * MNT_NS_INTERNAL), which no path of any namespace reaches. */
+#define PF_IO_WORKER_ 0x00000010
+#define MNT_NS_INTERNAL_ ((struct mnt_namespace *)-EINVAL)
+
+static __always_inline bool stacked_fs_internal(struct task_struct *t)
+{
+	/* io_uring's own threads override credentials too (the submitter's,
+	 * when they changed after the thread was made): never an exception.
+	 * Personalities and SQPOLL, the other ways io_uring could make
+	 * cred != real_cred, are refused in a cage (ac_uring_*). */
+	if (t->flags & PF_IO_WORKER_)
+		return false;
+	return t->cred != t->real_cred;
+}
+
+static __always_inline bool stacked_fs_layer_open(struct file *file)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	if (!stacked_fs_internal(t))
+		return false;
+	return BPF_CORE_READ(real_mount(file->f_path.mnt), mnt_ns) == MNT_NS_INTERNAL_;
+}
+
 SEC("lsm/file_open")
 int BPF_PROG(ac_file_open, struct file *file, int ret)
 {
@@ -214,7 +244,7 @@ int BPF_PROG(ac_file_open, struct file *file, int ret)
 	 * 6.1: open_with_fake_path) carries the overlay file's path, which
 	 * this hook checked a moment ago for the task's own open, and the real
 	 * inode; an open from userspace always has f_inode == d_inode. */
-	if (file->f_inode != file->f_path.dentry->d_inode)
+	if (file->f_inode != file->f_path.dentry->d_inode || stacked_fs_layer_open(file))
 		return 0;
 	mode = file->f_mode;
 	if (!created_here(c, file, mode)) {
@@ -378,20 +408,8 @@ int BPF_PROG(ac_path_chown, const struct path *path, __u64 uid, __u64 gid, int r
  * layers on the task's behalf, after the task's own access through the
  * overlay was checked. The kernel then runs with overridden credentials
  * (cred != real_cred), which userspace cannot do. */
-#define PF_IO_WORKER_ 0x00000010
 #define MNT_CAND 8          /* mounts tried, at most */
 #define MNT_SCAN_MAX 4096   /* mounts of one filesystem looked at, at most */
-
-static __always_inline bool stacked_fs_internal(struct task_struct *t)
-{
-	/* io_uring's own threads override credentials too (the submitter's,
-	 * when they changed after the thread was made): never an exception.
-	 * Personalities and SQPOLL, the other ways io_uring could make
-	 * cred != real_cred, are refused in a cage (ac_uring_*). */
-	if (t->flags & PF_IO_WORKER_)
-		return false;
-	return t->cred != t->real_cred;
-}
 
 /* the two shapes of a superblock's mount list: compat.bpf.h */
 struct mnt_scan {

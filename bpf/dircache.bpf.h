@@ -12,7 +12,10 @@
  * - only filesystems whose directories move by rename alone: not network
  *   or FUSE filesystems, whose server can move a directory the dcache had
  *   forgotten, nor kernfs, proc or overlayfs;
- * - the policy id is the cage's current one (a reload makes a new id).
+ * - the policy id is the cage's current one (a reload makes a new id);
+ * - the task is in the mount namespace of the task whose walk filled it
+ *   (that walk ended at its root; a task of another namespace reaching the
+ *   same mount, through /proc/PID/root say, would get an unresolved walk).
  * Without the two kernel symbols (kallsyms) nothing is cached. */
 #ifndef AGENTCAGE_DIRCACHE_BPF_H
 #define AGENTCAGE_DIRCACHE_BPF_H
@@ -29,6 +32,7 @@ struct ac_dir_entry {
 	__u32 cls;
 	__u32 rseq, mseq;
 	__u64 dentry, mnt;
+	__u64 ns;        /* the filling task's struct mnt_namespace * */
 };
 
 struct {
@@ -68,6 +72,13 @@ static __always_inline bool dir_cacheable(struct dentry *dir)
 	       magic == XFS_SUPER_MAGIC_ || magic == BTRFS_SUPER_MAGIC_;
 }
 
+static __always_inline __u64 task_mnt_ns(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return (__u64)t->nsproxy->mnt_ns;
+}
+
 /* The sequence counts read before a lookup; ok: the walk after a miss may
  * fill the cache */
 struct dir_seqs {
@@ -83,6 +94,7 @@ static __always_inline bool dir_cached(__u32 policy, struct dentry *dentry, stru
 {
 	struct ac_dir_entry *e;
 	struct dentry *dir;
+	__u64 ns;
 	__u32 cls;
 	bool hit;
 
@@ -93,9 +105,10 @@ static __always_inline bool dir_cached(__u32 policy, struct dentry *dentry, stru
 	e = bpf_inode_storage_get(&dir_cache, dir->d_inode, 0, 0);
 	if (!e)
 		return false;
+	ns = task_mnt_ns();
 	bpf_spin_lock(&e->lock);
 	hit = e->policy == policy && e->rseq == q->rs && e->mseq == q->ms &&
-	      e->dentry == (__u64)dir && e->mnt == (__u64)mnt;
+	      e->dentry == (__u64)dir && e->mnt == (__u64)mnt && e->ns == ns;
 	cls = e->cls;
 	bpf_spin_unlock(&e->lock);
 	if (!hit || !grants(cls, need))
@@ -114,6 +127,7 @@ static __always_inline void dir_fill(__u32 policy, struct scratch *s, struct den
 	struct dentry *dir = dentry->d_parent;
 	struct ac_dir_entry *e;
 	__u32 rs2, ms2;
+	__u64 ns;
 
 	if (first->parent != (__u64)dir || !dir_cacheable(dir))
 		return;
@@ -123,6 +137,7 @@ static __always_inline void dir_fill(__u32 policy, struct scratch *s, struct den
 	e = bpf_inode_storage_get(&dir_cache, dir->d_inode, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!e)
 		return;
+	ns = task_mnt_ns();
 	bpf_spin_lock(&e->lock);
 	e->policy = policy;
 	e->cls = cls;
@@ -130,6 +145,7 @@ static __always_inline void dir_fill(__u32 policy, struct scratch *s, struct den
 	e->mseq = q->ms;
 	e->dentry = (__u64)dir;
 	e->mnt = (__u64)mnt;
+	e->ns = ns;
 	bpf_spin_unlock(&e->lock);
 }
 #endif

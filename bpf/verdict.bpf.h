@@ -55,16 +55,18 @@ static __always_inline void emit_net(struct scratch *s, __u64 cgid, __u32 op, __
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (len < 0) {
 		e->flags |= AC_EV_UNRESOLVED;
-	} else if (s) {
-		__u32 n = len;
+	} else if (s && len > 0) {
+		/* a walk's path may fill the whole buffer: AC_PATH_MAX bytes (no
+		 * NUL; the kernel's PATH_MAX counts one, but a name built from
+		 * components, a relative open deep down, has none). 1 to
+		 * AC_PATH_MAX bytes, in a form the verifier can bound. */
+		__u32 n = len - 1;
 
-		e->path_len = len;
 		barrier_var(n);
+		n = (n & (AC_PATH_MAX - 1)) + 1;
+		e->path_len = n;
 		barrier_var(start);
-		bpf_probe_read_kernel(e->path, n & (AC_PATH_MAX - 1),
-				      &s->buf[start & (AC_PATH_MAX - 1)]);
-		if (len == AC_PATH_MAX)
-			e->path_len = AC_PATH_MAX - 1;
+		bpf_probe_read_kernel(e->path, n, &s->buf[start & (AC_PATH_MAX - 1)]);
 	}
 	bpf_ringbuf_submit(e, 0);
 }

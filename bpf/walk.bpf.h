@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The path walk: (dentry, vfsmount) to an absolute path, component by
  * component towards the root of the task's mount namespace, and the trie
- * key made from it. */
+ * key made from it. A path is named in the task's own mount namespace only:
+ * a walk that ends at any other mount root (a detached mount from
+ * open_tree(OPEN_TREE_CLONE) or fsmount, a mount of another namespace
+ * reached through /proc/PID/root or an fd, a lazily unmounted tree) is
+ * unresolved. A chroot changes nothing: names start at the namespace's root. */
 #ifndef AGENTCAGE_WALK_BPF_H
 #define AGENTCAGE_WALK_BPF_H
 #include "maps.bpf.h"
@@ -86,7 +90,7 @@ static long walk_step(__u32 i, void *data)
 	__u32 len, pos;
 
 	if (d == w->root) {
-		if (w->mparent == w->mnt) {           /* the namespace's root */
+		if (w->mparent == w->mnt) {   /* a root: resolve_first checks which */
 			w->done = 1;
 			return 1;
 		}
@@ -123,6 +127,15 @@ static long walk_step(__u32 i, void *data)
 	return 0;
 }
 
+/* The root mount of the current task's mount namespace (read once per walk,
+ * at its end; a task without namespaces, exiting, gets NULL: unresolved) */
+static __always_inline struct mount *task_ns_root(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return t->nsproxy->mnt_ns->root;
+}
+
 /* The first component of a walk: its parent dentry and where "/name" starts */
 struct walk_first {
 	__u64 parent;
@@ -149,7 +162,7 @@ static __always_inline int resolve_first(struct scratch *s, struct dentry *dentr
 		first->pos = w.first_pos;
 	}
 	bpf_loop(WALK_MAX + 64, walk_step, &w, 0);
-	if (!w.done || w.status != WALK_OK)
+	if (!w.done || w.status != WALK_OK || w.mnt != task_ns_root())
 		return -1;
 	if (w.pos == AC_PATH_MAX) {
 		w.pos = AC_PATH_MAX - 1;

@@ -138,7 +138,7 @@ static size_t comm_len(const struct ac_event *e)
 
 static size_t path_len(const struct ac_event *e)
 {
-	return e->path_len < sizeof(e->path) ? e->path_len : sizeof(e->path) - 1;
+	return e->path_len < sizeof(e->path) ? e->path_len : sizeof(e->path);
 }
 
 void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint64_t ns)
