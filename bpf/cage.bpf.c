@@ -210,6 +210,11 @@ static __always_inline bool created_here(struct ac_cage *c, struct file *file, _
 	return true;
 }
 
+/* bpf/surface.bpf.h: what no policy grants */
+static __always_inline int surface_open_write(struct ac_cage *c, __u64 cgid, struct file *file);
+static __always_inline int surface_mknod(struct ac_cage *c, __u64 cgid, const struct path *dir,
+					 struct dentry *dentry, umode_t mode, unsigned int dev);
+
 SEC("lsm/file_open")
 int BPF_PROG(ac_file_open, struct file *file, int ret)
 {
@@ -236,6 +241,8 @@ int BPF_PROG(ac_file_open, struct file *file, int ret)
 		if (r)
 			return r;
 	}
+	if ((mode & FMODE_WRITE_) && (r = surface_open_write(c, cgid, file)))
+		return r;
 	/* Writing cgroup files outside the cage (cgroup.procs of a parent)
 	 * would move a task out of its cage: refused whatever the policy. */
 	if (!(mode & FMODE_WRITE_) || file->f_path.dentry->d_sb->s_magic != CGROUP2_MAGIC)
@@ -257,6 +264,8 @@ int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode
 		return ret;
 	if (!(c = current_cage(&cgid)))
 		return 0;
+	if ((ret = surface_mknod(c, cgid, dir, dentry, mode, dev)))
+		return ret;
 	/* open(O_CREAT) and mknod(S_IFREG) create regular files; the dentry
 	 * is remembered for file_open (created_here) */
 	return check_rules(c, cgid, &file_rules, dentry, dir->mnt, AC_WRITE,
@@ -472,7 +481,8 @@ static __always_inline int first_reaching(struct scratch *s, struct dentry *dent
 }
 
 static __always_inline int check_nomnt_in(struct ac_cage *c, __u64 cgid, struct scratch *s,
-					  struct task_struct *t, struct dentry *dentry, __u32 op)
+					  struct task_struct *t, struct dentry *dentry, __u32 need,
+					  __u32 op)
 {
 	struct mnt_scan m = {};
 	struct vfsmount *pwd, *root;
@@ -497,10 +507,10 @@ static __always_inline int check_nomnt_in(struct ac_cage *c, __u64 cgid, struct 
 	}
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
-	return decide(c, s, cgid, &file_rules, c->policy, AC_WRITE, op, start, len);
+	return decide(c, s, cgid, &file_rules, c->policy, need, op, start, len);
 }
 
-static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
+static __always_inline int check_nomnt_need(struct dentry *dentry, __u32 need, __u32 op)
 {
 	struct scratch_cpu *pc;
 	struct task_struct *t;
@@ -517,9 +527,14 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 	s = scratch_get(&pc);
 	if (!s)
 		return verdict(c, s, cgid, op, 0, -1);
-	r = check_nomnt_in(c, cgid, s, t, dentry, op);
+	r = check_nomnt_in(c, cgid, s, t, dentry, need, op);
 	scratch_put(pc);
 	return r;
+}
+
+static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
+{
+	return check_nomnt_need(dentry, AC_WRITE, op);
 }
 
 SEC("lsm/inode_setxattr")
@@ -751,3 +766,5 @@ int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, i
 		return 0;
 	return refuse_outside(p, AC_OP_SIGNAL);
 }
+
+#include "surface.bpf.h"

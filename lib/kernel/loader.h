@@ -19,9 +19,10 @@ struct loader {
 	struct ring_buffer *rb;
 };
 
-/* the packet programs attached to one cage's cgroup */
+/* the packet programs and the device program attached to one cage's cgroup */
 struct cage_links {
 	struct bpf_link *egress, *ingress;
+	struct bpf_link *dev;       /* NULL with LOADER_NO_LSM */
 };
 
 enum loader_flags {
