@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Benchmark floor: empty BPF LSM programs on every hook agentcage uses
- * (bpf/cage.bpf.c and bpf/net.bpf.c), one each. */
+ * (bpf/cage.bpf.c, bpf/surface.bpf.h and bpf/net.bpf.c), one each. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -41,3 +41,9 @@ EMPTY(socket_sendmsg)
 EMPTY(netlink_send)
 EMPTY(unix_stream_connect)
 EMPTY(unix_may_send)
+EMPTY(capable)
+EMPTY(kernel_module_request)
+EMPTY(kernel_load_data)
+EMPTY(kernel_read_file)
+EMPTY(file_ioctl)
+EMPTY(inode_readlink)

@@ -228,6 +228,11 @@ static __always_inline bool stacked_fs_layer_open(struct file *file)
 	return BPF_CORE_READ(real_mount(file->f_path.mnt), mnt_ns) == MNT_NS_INTERNAL_;
 }
 
+/* bpf/surface.bpf.h: what no policy grants */
+static __always_inline int surface_open_write(struct ac_cage *c, __u64 cgid, struct file *file);
+static __always_inline int surface_mknod(struct ac_cage *c, __u64 cgid, const struct path *dir,
+					 struct dentry *dentry, umode_t mode, unsigned int dev);
+
 SEC("lsm/file_open")
 int BPF_PROG(ac_file_open, struct file *file, int ret)
 {
@@ -254,6 +259,8 @@ int BPF_PROG(ac_file_open, struct file *file, int ret)
 		if (r)
 			return r;
 	}
+	if ((mode & FMODE_WRITE_) && (r = surface_open_write(c, cgid, file)))
+		return r;
 	/* cgroupfs is read-only in a cage, whatever the policy (isolate.bpf.h) */
 	if (!(mode & FMODE_WRITE_))
 		return 0;
@@ -274,6 +281,8 @@ int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode
 	if (!(c = current_cage(&cgid)))
 		return 0;
 	if ((r = cgroupfs_refuse(c, cgid, dentry)))
+		return r;
+	if ((r = surface_mknod(c, cgid, dir, dentry, mode, dev)))
 		return r;
 	/* open(O_CREAT) and mknod(S_IFREG) create regular files; the dentry
 	 * is remembered for file_open (created_here) */
@@ -482,7 +491,8 @@ static __always_inline int first_reaching(struct scratch *s, struct dentry *dent
 }
 
 static __always_inline int check_nomnt_in(struct ac_cage *c, __u64 cgid, struct scratch *s,
-					  struct task_struct *t, struct dentry *dentry, __u32 op)
+					  struct task_struct *t, struct dentry *dentry, __u32 need,
+					  __u32 op)
 {
 	struct mnt_scan m = {};
 	struct vfsmount *pwd, *root;
@@ -507,10 +517,10 @@ static __always_inline int check_nomnt_in(struct ac_cage *c, __u64 cgid, struct 
 	}
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
-	return decide(c, s, cgid, &file_rules, c->policy, AC_WRITE, op, start, len);
+	return decide(c, s, cgid, &file_rules, c->policy, need, op, start, len);
 }
 
-static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
+static __always_inline int check_nomnt_need(struct dentry *dentry, __u32 need, __u32 op)
 {
 	struct scratch_cpu *pc;
 	struct task_struct *t;
@@ -529,9 +539,14 @@ static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
 	s = scratch_get(&pc);
 	if (!s)
 		return verdict(c, s, cgid, op, 0, -1);
-	r = check_nomnt_in(c, cgid, s, t, dentry, op);
+	r = check_nomnt_in(c, cgid, s, t, dentry, need, op);
 	scratch_put(pc);
 	return r;
+}
+
+static __always_inline int check_nomnt(struct dentry *dentry, __u32 op)
+{
+	return check_nomnt_need(dentry, AC_WRITE, op);
 }
 
 SEC("lsm/inode_setxattr")
@@ -706,4 +721,36 @@ int BPF_PROG(ac_bpf4, int cmd, union bpf_attr *attr, unsigned int size, bool ker
 	if (ret)
 		return ret;
 	return refuse_in_cage(AC_OP_BPF);
+}
+
+#include "surface.bpf.h"
+
+/* ioctl: one program per hook; terminal injection (isolate.bpf.h), then
+ * what reaches the host's configuration (surface.bpf.h) */
+static __always_inline int check_ioctl(struct file *file, unsigned int cmd)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+	int r;
+
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	if ((r = isolate_ioctl(c, cgid, file, cmd)))
+		return r;
+	return surface_ioctl(c, cgid, file, cmd);
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(ac_file_ioctl, struct file *file, unsigned int cmd, unsigned long arg, int ret)
+{
+	return ret ? ret : check_ioctl(file, cmd);
+}
+
+/* 32-bit ioctls have a hook of their own from 6.8 on (before, they reached
+ * file_ioctl); the loader loads this one where the hook exists. */
+SEC("lsm/file_ioctl_compat")
+int BPF_PROG(ac_file_ioctl_compat, struct file *file, unsigned int cmd, unsigned long arg,
+	     int ret)
+{
+	return ret ? ret : check_ioctl(file, cmd);
 }

@@ -283,34 +283,4 @@ static __always_inline int isolate_ioctl(struct ac_cage *c, __u64 cgid, struct f
 	return isolate_verdict(c, cgid, AC_OP_IOCTL, cmd, true);
 }
 
-SEC("lsm/file_ioctl")
-int BPF_PROG(ac_isolate_file_ioctl, struct file *file, unsigned int cmd, unsigned long arg,
-	     int ret)
-{
-	struct ac_cage *c;
-	__u64 cgid;
-
-	if (ret)
-		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return isolate_ioctl(c, cgid, file, cmd);
-}
-
-/* 32-bit ioctls have a hook of their own from 6.8 on (before, they reached
- * file_ioctl); the loader loads this one where the hook exists. */
-SEC("lsm/file_ioctl_compat")
-int BPF_PROG(ac_isolate_file_ioctl_compat, struct file *file, unsigned int cmd,
-	     unsigned long arg, int ret)
-{
-	struct ac_cage *c;
-	__u64 cgid;
-
-	if (ret)
-		return ret;
-	if (!(c = current_cage(&cgid)))
-		return 0;
-	return isolate_ioctl(c, cgid, file, cmd);
-}
-
 #endif

@@ -75,7 +75,7 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		bpf_program__set_autoload(l->skel->progs.ac_uring_sqpoll, n >= 0);
 		bpf_program__set_autoload(l->skel->progs.ac_uring_override_creds, n >= 0);
 		n = hook_nargs(btf, "bpf_lsm_file_ioctl_compat");   /* 6.8 on */
-		bpf_program__set_autoload(l->skel->progs.ac_isolate_file_ioctl_compat, n >= 0);
+		bpf_program__set_autoload(l->skel->progs.ac_file_ioctl_compat, n >= 0);
 		n = hook_nargs(btf, "bpf_lsm_path_rename");
 		bpf_program__set_autoload(l->skel->progs.ac_path_rename4, n == 4);
 		bpf_program__set_autoload(l->skel->progs.ac_path_rename5, n != 4);
@@ -144,13 +144,16 @@ int loader_attach_cgroup(struct loader *l, const char *path, struct cage_links *
 		snprintf(err, errlen, "cannot open cgroup %s: %s", path, strerror(errno));
 		return -1;
 	}
-	cl->ingress = NULL;
+	cl->ingress = cl->dev = NULL;
 	cl->egress = bpf_program__attach_cgroup(l->net->progs.ac_egress, fd);
 	if (cl->egress)
 		cl->ingress = bpf_program__attach_cgroup(l->net->progs.ac_ingress, fd);
+	/* the device program: skeleton attach skips cgroup/dev programs */
+	if (cl->ingress && l->skel)
+		cl->dev = bpf_program__attach_cgroup(l->skel->progs.ac_device, fd);
 	close(fd);
-	if (!cl->egress || !cl->ingress) {
-		snprintf(err, errlen, "cannot attach the packet programs to cgroup %s: %s", path,
+	if (!cl->egress || !cl->ingress || (l->skel && !cl->dev)) {
+		snprintf(err, errlen, "cannot attach the packet and device programs to cgroup %s: %s", path,
 			 strerror(errno));
 		loader_detach_cgroup(cl);
 		return -1;
@@ -277,9 +280,10 @@ void loader_del_net(struct loader *l, uint32_t policy, const struct netset *ns,
 
 void loader_detach_cgroup(struct cage_links *cl)
 {
+	bpf_link__destroy(cl->dev);
 	bpf_link__destroy(cl->ingress);
 	bpf_link__destroy(cl->egress);
-	cl->ingress = cl->egress = NULL;
+	cl->ingress = cl->egress = cl->dev = NULL;
 }
 
 int loader_net_map_fd(struct loader *l, const char *name)

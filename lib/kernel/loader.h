@@ -20,9 +20,10 @@ struct loader {
 	uint32_t last_policy_id;    /* loader_new_policy_id */
 };
 
-/* the packet programs attached to one cage's cgroup */
+/* the packet programs and the device program attached to one cage's cgroup */
 struct cage_links {
 	struct bpf_link *egress, *ingress;
+	struct bpf_link *dev;       /* NULL with LOADER_NO_LSM */
 };
 
 enum loader_flags {

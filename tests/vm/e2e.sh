@@ -70,7 +70,7 @@ expect "symlink" 1 $P /bin/ln -s /tmp /srv/ro/sym
 expect "truncate" 1 $P /usr/bin/python3 -c 'import os; os.truncate("/srv/ro/f", 0)'
 expect "chmod" 1 $P /bin/chmod 777 /srv/ro/f
 expect "chown" 1 $P /bin/chown 65534 /srv/ro/f
-expect "setxattr" 1 $P /usr/bin/python3 -c 'import os; os.setxattr("/srv/ro/f", "trusted.agentcage", b"1")'
+expect "setxattr" 1 $P /usr/bin/python3 -c 'import os; ACL = bytes.fromhex("0200000001000600ffffffff04000400ffffffff20000400ffffffff"); os.setxattr("/srv/ro/f", "system.posix_acl_access", ACL)'
 expect "mkfifo (mknod)" 1 $P /usr/bin/mkfifo /srv/ro/fifo
 mtime=$(stat -c %Y /srv/ro/f)
 expect "utimes (touch of an existing file)" 1 $P /usr/bin/touch -d 2001-01-01 /srv/ro/f
@@ -107,16 +107,16 @@ expect "touch of a writable file on the tmpfs" 0 $PC /usr/bin/touch -d 2001-01-0
 expect "touch of a read-only file on the tmpfs is denied" 1 $PC /usr/bin/touch -d 2001-01-01 /run/e2e-ro/t
 event "  ... reported with its path" $T/create.json op=utimes path=/run/e2e-ro/t action=denied
 expect "setxattr on a writable file on the tmpfs" 0 $PC /usr/bin/python3 -c \
-	'import os; os.setxattr("/run/e2e-rw/t", "trusted.agentcage", b"1")'
+	'import os; ACL = bytes.fromhex("0200000001000600ffffffff04000400ffffffff20000400ffffffff"); os.setxattr("/run/e2e-rw/t", "system.posix_acl_access", ACL)'
 expect "setxattr on a read-only file on the tmpfs is denied" 1 $PC /usr/bin/python3 -c \
-	'import os; os.setxattr("/run/e2e-ro/t", "trusted.agentcage", b"1")'
+	'import os; ACL = bytes.fromhex("0200000001000600ffffffff04000400ffffffff20000400ffffffff"); os.setxattr("/run/e2e-ro/t", "system.posix_acl_access", ACL)'
 event "  ... reported with its path" $T/create.json op=setxattr path=/run/e2e-ro/t action=denied
 cd "$T"
 rm -rf /run/e2e-ro /run/e2e-rw
 expect "the same operations succeed where write is granted" 0 $P /bin/sh -c '
 	cd /srv/rw && echo x >> f && touch n && mkdir d && rmdir d && mv n m && ln m l && ln -s m s &&
 	truncate -s 0 m && chmod 600 m && chown 65534 m && touch -d 2001-01-01 m && mkfifo p && rm m l s p &&
-	python3 -c "import os; os.setxattr(\"/srv/rw/f\", \"trusted.agentcage\", b\"1\")"'
+	python3 -c "import os; os.setxattr(\"/srv/rw/f\", \"system.posix_acl_access\", bytes.fromhex(\"0200000001000600ffffffff04000400ffffffff20000400ffffffff\"))"'
 
 echo "# exec"
 cp /bin/true $T/mytrue
@@ -146,7 +146,7 @@ expect "mount is refused in a cage" 1 $P /usr/bin/unshare -m /bin/sh -c 'mount -
 expect "a user namespace does not lift the cage" 1 $P /usr/bin/unshare -Urm /bin/sh -c 'mount -t tmpfs none /mnt || exit 1'
 expect "bpf() is refused in a cage" 1 $P /usr/bin/python3 -c '
 import ctypes, sys; l = ctypes.CDLL(None); r = l.syscall(321, 0, None, 0); sys.exit(1 if r < 0 else 0)'
-event "  ... reported as bpf" $T/ev.json op=bpf
+event "  ... reported as the capability it needs (CAP_BPF)" $T/ev.json op=capability capability=CAP_BPF
 expect "signals to agentcage itself are refused" 1 $P /bin/sh -c 'kill -TERM $PPID'
 event "  ... reported as signal" $T/ev.json op=signal
 
