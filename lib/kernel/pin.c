@@ -88,6 +88,10 @@ static int pin_maps(struct bpf_object *obj, const char *dir, struct ac_error *e)
 	char p[PATH_MAX];
 
 	bpf_object__for_each_map(m, obj) {
+		/* .rodata, .bss, .kconfig: the object's own variables, not state
+		 * anyone reads (and frozen .rodata cannot be pinned) */
+		if (strchr(bpf_map__name(m), '.'))
+			continue;
 		snprintf(p, sizeof(p), "%s/map-%s", dir, bpf_map__name(m));
 		if (access(p, F_OK) == 0)
 			continue;    /* shared between the two objects: pinned once */
