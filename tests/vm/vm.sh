@@ -50,7 +50,7 @@ run_guest() {
 	printf '%q ' "$script" "$@" > "$out/cmd"
 	local log=$work/console.log accel=(-accel tcg -cpu max -smp "${VM_SMP:-2}")
 	[ "${VM_ICOUNT:-0}" = 1 ] && accel=(-accel tcg -cpu max -smp 1 -icount shift=0,sleep=off)
-	timeout "${VM_TIMEOUT:-1500}" qemu-system-x86_64 "${accel[@]}" -m "${VM_MEM:-2048}" \
+	timeout "${VM_TIMEOUT:-3600}" qemu-system-x86_64 "${accel[@]}" -m "${VM_MEM:-2048}" \
 		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 quiet loglevel=3 panic=-1 oops=panic" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
