@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench (in the VM): per-op cost of open/close, create/unlink and
 # fork+exec loops, as ratios against the same loops with no security program
 # of ours loaded, all measured in this one run on a tmpfs.

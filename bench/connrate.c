@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Loopback TCP connection rate, for make bench.
  *   connrate serve PORT             accept and close, forever
  *   connrate client PORT SECONDS    connect/close to 127.0.0.1:PORT; prints connections/s

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Attach the empty BPF LSM programs and hold them until stdin closes. */
 #include <stdio.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Benchmark loops: open/close, create/unlink, fork+exec. Prints ns per op.
  *   loops [--landlock DIR] open|create|exec N DIR
  *   loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC DIR   (one line: open create exec)

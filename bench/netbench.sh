@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Network benchmark (make bench), on the host: the cost of a cage's packet
 # programs (cgroup_skb) with a 1,000-entry network policy, as ratios against
 # the same loopback traffic from an uncaged process, in one run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The directory cache: a directory's inode remembers the class that every
  * name in it gets (when no rule lies below the directory, see AC_DEEPER),
  * so that the next create, unlink or open there needs no path walk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The agentcage verbs. */
 #ifndef AGENTCAGE_VERBS_H
 #define AGENTCAGE_VERBS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cgroup v2 placement: agentcage's parent cgroup and one cgroup per cage. */
 #ifndef AGENTCAGE_CGROUP_H
 #define AGENTCAGE_CGROUP_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Violation events: names and output as text or JSON lines. */
 #ifndef AGENTCAGE_EVENT_H
 #define AGENTCAGE_EVENT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* JSON string output that stays valid for any bytes. */
 #ifndef AGENTCAGE_JSON_H
 #define AGENTCAGE_JSON_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The BPF side: load and attach the programs, write policy into maps. */
 #ifndef AGENTCAGE_LOADER_H
 #define AGENTCAGE_LOADER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Is BPF LSM usable on this kernel? Checked once, answer cached. */
 #ifndef AGENTCAGE_LSM_H
 #define AGENTCAGE_LSM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The embedded default policy; policies/default.yaml is its only source. */
 	.section .rodata
 	.global default_policy_yaml

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Background re-resolution of a policy's hostnames: a thread resolves them
  * when their TTL runs out (and at least every max seconds) and wakes the
  * event loop through a pipe; the loop takes the answers and applies them. */

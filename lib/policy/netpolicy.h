@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A policy's network section made concrete: hostnames resolved (outside the
  * cage, by agentcage, with the system resolver) and every entry compiled. */
 #ifndef AGENTCAGE_NETPOLICY_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Network rules: parse policy entries, compile them into trie nodes, and
  * match like the kernel does. */
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Network rules: policy entries parsed, compiled into trie nodes, and the
  * kernel's matching done again in C (for tests and `check`). */
 #ifndef AGENTCAGE_NETRULES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Policy files: YAML parsed and validated into struct policy. */
 #ifndef AGENTCAGE_POLICY_H
 #define AGENTCAGE_POLICY_H

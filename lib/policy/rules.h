@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Rules: a policy compiled into trie entries, and the same matching in C. */
 #ifndef AGENTCAGE_RULES_H
 #define AGENTCAGE_RULES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* File-system helpers shared by the verbs. */
 #ifndef AGENTCAGE_FSUTIL_H
 #define AGENTCAGE_FSUTIL_H

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """A small code-runner agent: it runs a few tool calls, as an LLM agent would."""
 import os, socket
 

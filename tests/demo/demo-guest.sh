@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The demo scenario, run where BPF LSM works (the test VM or a real host).
 repo=${1:-/work/main}
 mkdir -p -m 700 /root/.ssh   # the attacker's target exists, as on most hosts

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Host network tests: the cage's cgroup_skb programs on this kernel, with real
 # traffic. Peers are loopback listeners and listeners in a network namespace
 # this test builds (a veth pair; nothing else on the machine is touched).

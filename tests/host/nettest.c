@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* agentcage-nettest: the network half of a cage, for kernels that refuse BPF
  * LSM (our hosts and CI). It loads only agentcage's cgroup_skb programs and
  * attaches them to a cgroup it creates under <cgroup2>/agentcage; it is a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Host-side tests: this kernel refuses BPF LSM programs, so agentcage run must
 # fail closed (exit 125, a clear message, the command never started).
 set -u

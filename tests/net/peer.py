@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Network peers and clients for the network tests (host and VM).
 
   peer.py serve-tcp ADDR PORT READYFILE [ONCE]   echo server; touches READYFILE when listening

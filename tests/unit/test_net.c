@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include <criterion/criterion.h>
 #include <arpa/inet.h>
 #include <stdio.h>

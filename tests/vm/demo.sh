@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make demo: run the demo here if this kernel loads BPF LSM programs, else in the test VM.
 set -u
 AC=$(realpath "$1")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # End-to-end network tests in the VM (sourced by e2e.sh: uses its ok/no/
 # expect/event helpers, $AC, $T, $repo). The LSM socket hooks and the packet
 # programs together, with real sockets on the guest's loopback.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run one end-to-end suite file alone in the VM, with e2e.sh's helpers:
 #   tests/vm/vm.sh run tests/vm/e2e-one.sh REPO tests/vm/e2e-baseline-X.sh
 set -u

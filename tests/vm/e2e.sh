@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # End-to-end tests of agentcage against a real BPF LSM kernel. Runs as root
 # inside the test VM (tests/vm/vm.sh test); every case runs real programs.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Check an agentcage events file: every line must be a JSON object with the
 required fields; exit 0 if some event matches all KEY=VALUE arguments
 (`--none` first: exit 0 if none does). KEY~=REGEX matches a value by a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The end-to-end suites' shared helpers (sourced by e2e.sh and e2e-one.sh):
 # $AC, $EV, $T (the current directory), $H (test helper programs, built from
 # tests/vm/helpers/*.c), ok/no/expect/started/caged/event.

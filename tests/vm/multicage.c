@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* agentcage-multicage (VM tests): one load of agentcage's programs serving
  * many cages at once, each with a policy of its own in the shared maps.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* io_uring probe for the end-to-end tests, with raw system calls only.
  *   uring sqpoll            set up an SQPOLL ring
  *   uring open PATH         open PATH for reading through a plain ring

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot Debian's 6.1 kernel (BPF LSM active) under QEMU software emulation with
 # the host's / shared read-only, run one guest script, and return its status.
 #   tests/vm/vm.sh run SCRIPT [ARGS...]   run SCRIPT (a host path) as root in the guest
