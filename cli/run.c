@@ -531,7 +531,6 @@ int cmd_run(int argc, char **argv)
 		diag_error("cannot read the current directory: %s", strerror(errno));
 		return EXIT_AGENTCAGE;
 	}
-	oom_protect();
 	tmp_sweep();
 	snprintf(r.tmpdir, sizeof(r.tmpdir), "/tmp/agentcage-%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(r.tmpdir)) {
@@ -542,6 +541,7 @@ int cmd_run(int argc, char **argv)
 	r.vars.cage_tmp = r.tmpdir;
 	if (build_cage(&r))
 		goto out_tmp;
+	oom_protect();     /* before the guard and the command are forked */
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		diag_error("cannot set up signals and pipes: %s", strerror(errno));
