@@ -16,8 +16,8 @@ expect() { local name=$1 want=$2; shift 2; local out; out=$("$@" 2>&1); local st
 	if [ "$st" = "$want" ]; then ok "$name"; else no "$name" "status $st, want $want: $(echo "$out" | tail -n 3)"; fi; }
 # started FILE: wait (up to 30 s) until a caged loop has written its first line to FILE
 started() { for _ in $(seq 300); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
-# caged: wait until some cage has a task in it
-caged() { for _ in $(seq 300); do cat /sys/fs/cgroup/agentcage/*/cgroup.procs 2>/dev/null | grep -q . && return 0; sleep 0.1; done; return 1; }
+# caged [GLOB]: wait until a cage (whose cgroup name matches GLOB, NAME-PID) has a task in it
+caged() { for _ in $(seq 300); do cat /sys/fs/cgroup/agentcage/${1:-*}/cgroup.procs 2>/dev/null | grep -q . && return 0; sleep 0.1; done; return 1; }
 # event NAME FILE K=V...: an event matching K=V is in FILE
 event() { local name=$1; shift; local out; if out=$(python3 "$EV" "$@" 2>&1); then ok "$name"; else no "$name" "$out"; fi; }
 
