@@ -24,7 +24,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
 	__uint(max_entries, 65536);
 	__type(key, struct ac_key);
-	__type(value, __u32);           /* 1: exec allowed */
+	__type(value, __u32);           /* enum ac_exec_class */
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } exec_rules SEC(".maps");
 
@@ -100,8 +100,8 @@ static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u6
 }
 
 /* Check one path of a caged task against a rule trie: the longest entry must
- * grant at least `need` (AC_READ or AC_WRITE) and not be a deny. Exec
- * entries hold 1, so they pass with need AC_READ. Every hook finds the cage
+ * grant at least `need` (AC_READ or AC_WRITE; in the exec trie AC_EXEC_LIB
+ * or AC_EXEC_PROG) and not be a deny. Every hook finds the cage
  * first (current_cage) and reads nothing else for an uncaged task. */
 static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rules,
 				       struct dentry *dentry, struct vfsmount *mnt,
@@ -145,10 +145,12 @@ static __always_inline int check_path(struct ac_cage *c, __u64 cgid, struct dent
 	return check_rules(c, cgid, &file_rules, dentry, mnt, need, op, CHECK_DIR);
 }
 
+/* Executing needs a program; mapping as code a program or a library, so a
+ * library (the loader, libc) is never run as a program. */
 static __always_inline int check_exec(struct ac_cage *c, __u64 cgid, struct file *file, __u32 op)
 {
 	return check_rules(c, cgid, &exec_rules, file->f_path.dentry, file->f_path.mnt,
-			   AC_READ, op, 0);
+			   op == AC_OP_EXEC ? AC_EXEC_PROG : AC_EXEC_LIB, op, 0);
 }
 
 /* The hooks that check one name for writing: an entry in a directory

@@ -2,12 +2,15 @@
 /* agentcage check: validate policy files and say what each grants, as text
  * or (--json) one JSON object per file on standard output. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "diag.h"
 #include "event/json.h"
 #include "policy/compile.h"
+#include "policy/lint.h"
 #include "verbs.h"
 
 static void print_list(const char *what, const struct plist *l)
@@ -20,23 +23,33 @@ static void print_list(const char *what, const struct plist *l)
 	printf("\n");
 }
 
-static void summary_plain(const char *file, const struct compiled_policy *c)
+static void summary_plain(const char *file, const struct compiled_policy *c,
+			  const struct lint *w)
 {
+	for (size_t i = 0; i < w->n; i++)
+		fprintf(stderr, "%s: warning: %s\n", file, w->msgs[i]);
 	printf("%s: valid: cage '%s', mode %s, %zu file rules, %zu exec rules\n", file,
 	       c->pol.name, c->pol.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles, c->rs.nexec);
 	print_list("read", &c->pol.read);
 	print_list("write", &c->pol.write);
 	print_list("deny", &c->pol.deny);
 	print_list("exec", &c->pol.exec);
+	if (c->pol.exec_libs_set)
+		print_list("libraries", &c->pol.exec_libs);
+	else
+		printf("  libraries (default) /usr/lib /lib /lib64\n");
 	net_policy_print(stdout, &c->pol, &c->hosts, &c->ns);
 	printf("  everything else is denied\n");
 }
 
-static void summary_json(const char *file, const struct compiled_policy *c)
+static void summary_json(const char *file, const struct compiled_policy *c,
+			 const struct lint *w)
 {
+	static char *defaults[] = POLICY_DEFAULT_LIBRARIES;
+	const struct plist dl = { defaults, sizeof(defaults) / sizeof(defaults[0]) };
 	const struct { const char *key; const struct plist *l; } lists[] = {
 		{ "read", &c->pol.read }, { "write", &c->pol.write }, { "deny", &c->pol.deny },
-		{ "exec", &c->pol.exec },
+		{ "exec", &c->pol.exec }, { "libraries", c->pol.exec_libs_set ? &c->pol.exec_libs : &dl },
 	};
 
 	fputs("{\"file\":", stdout);
@@ -51,6 +64,8 @@ static void summary_json(const char *file, const struct compiled_policy *c)
 	}
 	fputs(",\"network\":", stdout);
 	net_policy_print_json(stdout, &c->pol, &c->hosts, &c->ns);
+	fputs(",\"warnings\":", stdout);
+	json_write_strings(stdout, w->msgs, w->n);
 	fputs("}\n", stdout);
 }
 
@@ -93,15 +108,21 @@ static int check_one(const char *file)
 	struct policy_source src = { .path = file, .mode = MODE_UNSET, .vars = &vars };
 	struct compiled_policy c;
 	struct ac_error e;
+	struct lint w;
+	char cwd[PATH_MAX];
 
 	if (policy_compile(&src, &c, &e)) {
 		problem(file, e.code, e.msg);
 		return 1;
 	}
+	/* warnings look at this host's files, with ${CWD} the current directory */
+	if (policy_lint(&c.pol, getcwd(cwd, sizeof(cwd)), &w))
+		diag_warn("%s: out of memory looking for warnings", file);
 	if (diag_json)
-		summary_json(file, &c);
+		summary_json(file, &c, &w);
 	else
-		summary_plain(file, &c);
+		summary_plain(file, &c, &w);
+	lint_free(&w);
 	compiled_policy_free(&c);
 	return 0;
 }
@@ -118,7 +139,9 @@ int cmd_check(int argc, char **argv)
 		case 'h':
 			printf("usage: agentcage [--json] check FILE...\n"
 			       "Validate policy files: errors name file, line and column (exit 1);\n"
-			       "a valid file prints what it grants, its hostnames resolved.\n"
+			       "a valid file prints what it grants, its hostnames resolved, and\n"
+			       "warnings (standard error; exit 0) about what would break at run\n"
+			       "time or give up write-xor-execute.\n"
 			       "With --json, one JSON object per file on standard output.\n");
 			return 0;
 		case 'j': diag_json = true; break;

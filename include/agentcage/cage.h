@@ -28,6 +28,13 @@ enum ac_class { AC_NONE = 0, AC_READ = 1, AC_WRITE = 2, AC_DENY = 3 };
 #define AC_DEEPER 0x100u
 #define AC_VAL_LEN_SHIFT 16
 
+/* exec trie values: a library (exec.libraries) may only be mapped as code,
+ * a program (exec.allow) may also be executed. The compiler gives every
+ * entry the largest class of the entries covering it, so the longest match
+ * holds the union; a check passes when the value is at least what it needs
+ * (the same test as grants(): neither value is AC_DENY). */
+enum ac_exec_class { AC_EXEC_LIB = 1, AC_EXEC_PROG = 2 };
+
 enum ac_op {
 	AC_OP_OPEN_READ = 1, AC_OP_OPEN_WRITE, AC_OP_CREATE, AC_OP_MKNOD,
 	AC_OP_MKDIR, AC_OP_RMDIR, AC_OP_UNLINK, AC_OP_RENAME, AC_OP_LINK,

@@ -16,8 +16,8 @@ size_t rules_key(const char *path, size_t len, char *out)
 }
 
 /* expand ${VAR}s and normalise: no repeated or trailing '/' */
-static int expand(const char *in, const struct rule_vars *v, char *out, size_t outlen,
-		  char *err, size_t errlen)
+int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t outlen,
+		 char *err, size_t errlen)
 {
 	char tmp[PATH_MAX * 2];
 	size_t o = 0;
@@ -110,7 +110,7 @@ static int add_list(const struct plist *pl, uint32_t cls, struct rule **list, si
 	char path[PATH_MAX], real[PATH_MAX];
 
 	for (size_t i = 0; i < pl->n; i++) {
-		if (expand(pl->items[i], v, path, sizeof(path), err, errlen))
+		if (rules_expand(pl->items[i], v, path, sizeof(path), err, errlen))
 			return -1;
 		if (add(list, n, path, cls))
 			goto oom;
@@ -220,18 +220,51 @@ static int build_trie(struct ruleset *rs)
 	return 0;
 }
 
+/* exec.libraries as written, or the default when the key is absent */
+static void libraries(const struct policy *p, struct plist *out)
+{
+	static char *defaults[] = POLICY_DEFAULT_LIBRARIES;
+
+	if (p->exec_libs_set) {
+		*out = p->exec_libs;
+		return;
+	}
+	out->items = defaults;
+	out->n = sizeof(defaults) / sizeof(defaults[0]);
+}
+
+/* Each exec entry gets the largest class of the entries covering it: a
+ * library below a program directory is a program too, so the kernel's
+ * longest match finds the union of the two lists. */
+static void exec_union(struct ruleset *rs)
+{
+	for (size_t i = 0; i < rs->nexec; i++)
+		for (size_t j = 0; j < rs->nexec; j++) {
+			const struct rule *o = &rs->exec[j];
+
+			if (o->len < rs->exec[i].len && !memcmp(o->key, rs->exec[i].key, o->len) &&
+			    o->cls > rs->exec[i].cls)
+				rs->exec[i].cls = o->cls;
+		}
+}
+
 int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve_links,
 		  struct ruleset *rs, char *err, size_t errlen)
 {
+	struct plist libs;
+
+	libraries(p, &libs);
 	memset(rs, 0, sizeof(*rs));
 	if (add_list(&p->read, AC_READ, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
 	    add_list(&p->write, AC_WRITE, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
 	    add_list(&p->deny, AC_DENY, &rs->files, &rs->nfiles, v, resolve_links, err, errlen) ||
-	    add_list(&p->exec, 1, &rs->exec, &rs->nexec, v, resolve_links, err, errlen) ||
+	    add_list(&p->exec, AC_EXEC_PROG, &rs->exec, &rs->nexec, v, resolve_links, err, errlen) ||
+	    add_list(&libs, AC_EXEC_LIB, &rs->exec, &rs->nexec, v, resolve_links, err, errlen) ||
 	    add_unix(&p->net_unix, rs, v, resolve_links, err, errlen)) {
 		rules_free(rs);
 		return -1;
 	}
+	exec_union(rs);
 	if (build_trie(rs)) {
 		snprintf(err, errlen, "out of memory");
 		rules_free(rs);
@@ -285,9 +318,21 @@ int rules_dir_uniform(const struct ruleset *rs, const char *dir, uint32_t *cls)
 	return !((v & AC_DEEPER) && (v >> AC_VAL_LEN_SHIFT) == n);
 }
 
+uint32_t rules_exec_class(const struct ruleset *rs, const char *path)
+{
+	const struct rule *r = longest(rs->exec, rs->nexec, path);
+
+	return r ? r->cls : 0;
+}
+
 int rules_exec_allowed(const struct ruleset *rs, const char *path)
 {
-	return longest(rs->exec, rs->nexec, path) != NULL;
+	return rules_exec_class(rs, path) >= AC_EXEC_PROG;
+}
+
+int rules_map_allowed(const struct ruleset *rs, const char *path)
+{
+	return rules_exec_class(rs, path) >= AC_EXEC_LIB;
 }
 
 int rules_unix_allowed(const struct ruleset *rs, const char *name, size_t len)

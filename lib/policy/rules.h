@@ -10,7 +10,7 @@
 struct rule {
 	char key[AC_KEY_PATH + 1];   /* path with a final '/', as in the trie */
 	size_t len;                  /* bytes of key */
-	uint32_t cls;                /* enum ac_class, or 1 for exec rules */
+	uint32_t cls;                /* enum ac_class, or enum ac_exec_class */
 };
 
 struct ruleset {
@@ -33,6 +33,11 @@ int rules_compile(const struct policy *p, const struct rule_vars *vars, int reso
 		  struct ruleset *rs, char *err, size_t errlen);
 void rules_free(struct ruleset *rs);
 
+/* A policy path with its ${VAR}s expanded and normalised (no repeated or
+ * trailing '/'), as the compiler stores it; -1 with err on a bad path. */
+int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t outlen,
+		 char *err, size_t errlen);
+
 /* The trie key bytes of an absolute path: path + '/', truncated to AC_KEY_PATH. */
 size_t rules_key(const char *path, size_t len, char *out);
 
@@ -43,7 +48,11 @@ uint32_t rules_trie_value(const struct ruleset *rs, const char *path);
 /* Do all names in directory dir get one class, by the trie (the programs'
  * directory cache test)? Then *cls is that class. */
 int rules_dir_uniform(const struct ruleset *rs, const char *dir, uint32_t *cls);
+/* The exec trie value for path (enum ac_exec_class, 0: none); may it be
+ * executed (a program), may it be mapped as code (a program or library)? */
+uint32_t rules_exec_class(const struct ruleset *rs, const char *path);
 int rules_exec_allowed(const struct ruleset *rs, const char *path);
+int rules_map_allowed(const struct ruleset *rs, const char *path);
 /* May a caged task reach the unix socket at path, or "@name" (abstract)? */
 int rules_unix_allowed(const struct ruleset *rs, const char *name, size_t len);
 #endif

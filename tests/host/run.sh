@@ -59,6 +59,42 @@ echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); asser
 out=$("$AC" --json check "$T/none.yaml" 2>/dev/null); st=$?
 echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["code"]=="policy.unreadable", e' \
 	&& [ $st = 1 ] && ok "--json check: an unreadable file has its own code" || no "--json check unreadable" "$st $out"
+# check warns (exit 0) about what would break at run time or give up W^X
+printf 'files:\n  read: [/usr]\nexec:\n  allow: [/usr/bin/cat]\n' > "$T/w-ok.yaml"
+err=$("$AC" check "$T/w-ok.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && [ -z "$err" ] && ok "check: cat with the default libraries, no warning" || no "check no warning" "$st $err"
+printf 'files:\n  read: [/usr]\nexec:\n  allow: [/usr/bin/cat]\n  libraries: [/usr/lib/python3]\n' > "$T/w-interp.yaml"
+err=$("$AC" check "$T/w-interp.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && case "$err" in "$T/w-interp.yaml: warning: exec.allow '/usr/bin/cat': "*"interpreter /lib64/ld-linux-x86-64.so.2"*"exec.libraries does not cover"*) true;; *) false;; esac \
+	&& ok "check warns: a program's ELF interpreter outside exec.libraries (exit 0)" || no "check interp warning" "$st $err"
+printf 'files:\n  read: [/usr/bin, /usr/lib/x86_64-linux-gnu/libc.so.6]\nexec:\n  allow: [/usr/bin/cat]\n' > "$T/w-read.yaml"
+err=$("$AC" check "$T/w-read.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && case "$err" in *"files.read does not cover"*) true;; *) false;; esac \
+	&& ok "check warns: a program's interpreter the policy cannot read" || no "check interp read warning" "$st $err"
+mkdir -p "$T/proj"; printf '#!/bin/sh\necho hi\n' > "$T/proj/run.sh"; chmod 755 "$T/proj/run.sh"
+printf "files:\n  read: [/usr, $T/proj]\nexec:\n  allow: [$T/proj/run.sh]\n" > "$T/w-script.yaml"
+err=$("$AC" check "$T/w-script.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && case "$err" in *"the script $T/proj/run.sh names the interpreter /bin/sh"*"exec.allow does not cover"*) true;; *) false;; esac \
+	&& ok "check warns: a script whose #! interpreter is not an allowed program" || no "check script warning" "$st $err"
+printf "files:\n  read: [/usr, $T/proj/run.sh, /bin]\nexec:\n  allow: [$T/proj/run.sh, /usr/bin, /bin]\n" > "$T/w-script2.yaml"
+err=$("$AC" check "$T/w-script2.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && [ -z "$err" ] && ok "  ... none when the interpreter is allowed" || no "check script ok" "$st $err"
+printf 'files:\n  read: [/usr]\n  write: ["${CWD}"]\nexec:\n  allow: [/usr/bin]\n  libraries: [/usr/lib, "${CWD}/venv"]\n' > "$T/w-wx.yaml"
+err=$(cd "$T/proj" && "$AC" check "$T/w-wx.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && case "$err" in *"exec.libraries '\${CWD}/venv' lies inside a write grant"*"gives up write-xor-execute"*) true;; *) false;; esac \
+	&& ok "check warns: libraries inside a write grant give up write-xor-execute" || no "check W^X warning" "$st $err"
+chmod 755 "$T/proj"
+printf 'user: "65534:65534"\nfiles:\n  read: [/usr]\n  write: ["${CWD}", "${CAGE_TMP}"]\nexec:\n  allow: [/usr/bin]\n' > "$T/w-user.yaml"
+err=$(cd "$T/proj" && "$AC" check "$T/w-user.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && [ "$(echo "$err" | wc -l)" = 1 ] && case "$err" in *"files.write '\${CWD}': user '65534:65534' (uid 65534) cannot write $T/proj by its permissions (owner 0:0, mode 0755)"*) true;; *) false;; esac \
+	&& ok "check warns: a write grant the agent's uid cannot write (root's 0755 \${CWD})" || no "check user warning" "$st $err"
+chmod 777 "$T/proj"
+err=$(cd "$T/proj" && "$AC" check "$T/w-user.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && [ -z "$err" ] && ok "  ... none once it may" || no "check user ok" "$st $err"
+chmod 755 "$T/proj"
+out=$(cd "$T/proj" && "$AC" check --json "$T/w-wx.yaml" "$T/w-ok.yaml" 2>/dev/null); st=$?
+echo "$out" | python3 -c 'import json,sys; a,b=[json.loads(l) for l in sys.stdin]; assert a["valid"] and len(a["warnings"])==1 and "write-xor-execute" in a["warnings"][0] and b["warnings"]==[] and b["libraries"]==["/usr/lib","/lib","/lib64"], (a,b)' \
+	&& [ $st = 0 ] && ok "check --json: warnings in the summary object" || no "check --json warnings" "$st $out"
 out=$("$AC" --json frobnicate 2>&1); st=$?
 echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["level"]=="error" and e["code"]=="usage.invalid", e' \
 	&& [ $st = 125 ] && ok "--json before the verb: an unknown verb is a JSON error (125)" || no "--json unknown verb" "$st $out"

@@ -57,7 +57,10 @@ Test(compile, text_to_rules_and_network)
 	cr_assert_eq(cp.pol.mode, MODE_UNSET);
 	cr_assert_eq(cp.rs.nfiles, 2);
 	cr_assert_eq(rules_file_class(&cp.rs, "/home/agent/proj/a"), AC_WRITE);
-	cr_assert_eq(cp.rs.nexec, 1);
+	cr_assert_eq(cp.rs.nexec, 4);   /* /usr/bin and the default libraries */
+	cr_assert(rules_exec_allowed(&cp.rs, "/usr/bin/cat"));
+	cr_assert(!rules_exec_allowed(&cp.rs, "/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	cr_assert(rules_map_allowed(&cp.rs, "/usr/lib/x86_64-linux-gnu/libc.so.6"));
 	cr_assert_eq(cp.rs.nunix, 1);
 	cr_assert_gt(cp.ns.n, 0);
 	cr_assert_eq(cp.hosts.n, 0);

@@ -122,3 +122,25 @@ Test(json, event_arguments)
 	cr_assert(!strstr(j, "\"device\":"), "%s", j);
 	free(j);
 }
+
+/* a refused mapping as code says where to grant it, in the plain line only */
+Test(json, mmap_exec_hint)
+{
+	struct ac_event e = { .pid = 7, .op = AC_OP_MMAP_EXEC, .action = AC_DENIED };
+	char *j, *p;
+
+	strcpy(e.comm, "python3");
+	strcpy(e.path, "/w/libx.so");
+	e.path_len = strlen(e.path);
+	p = render_event(&e, 0);
+	j = render_event(&e, 1);
+	cr_assert(strstr(p, " op=mmap_exec path=\"/w/libx.so\" (add its directory to exec.libraries)\n"),
+		  "%s", p);
+	cr_assert(!strstr(j, "libraries"), "%s", j);
+	free(p);
+	free(j);
+	e.op = AC_OP_EXEC;
+	p = render_event(&e, 0);
+	cr_assert(!strstr(p, "libraries"), "%s", p);
+	free(p);
+}

@@ -17,6 +17,15 @@ static void compile(const char *text)
 	cr_assert_eq(rules_compile(&pol, &v, 0, &rs, err, sizeof(err)), 0, "%s", err);
 }
 
+static void teardown(void);
+
+static void compile_free_again(const char *text)
+{
+	rules_free(&rs);
+	policy_free(&pol);
+	compile(text);
+}
+
 static void teardown(void)
 {
 	rules_free(&rs);
@@ -93,6 +102,55 @@ Test(rules, exec_allow)
 	cr_assert(!rules_exec_allowed(&rs, "/usr/bin/python3.11"));
 	cr_assert(rules_exec_allowed(&rs, "/usr/local/bin/tool"));
 	cr_assert(!rules_exec_allowed(&rs, "/usr/bin/sh"));
+}
+
+/* exec.allow names programs, exec.libraries what may only be mapped as
+ * code; without the key the system library directories are libraries */
+Test(rules, libraries_default_map_only)
+{
+	compile("exec:\n  allow: [/usr/bin/cat]\n");
+	cr_assert_eq(rules_exec_class(&rs, "/usr/bin/cat"), AC_EXEC_PROG);
+	cr_assert_eq(rules_exec_class(&rs, "/usr/lib/x86_64-linux-gnu/libc.so.6"), AC_EXEC_LIB);
+	cr_assert_eq(rules_exec_class(&rs, "/lib64/ld-linux-x86-64.so.2"), AC_EXEC_LIB);
+	cr_assert_eq(rules_exec_class(&rs, "/lib/x"), AC_EXEC_LIB);
+	cr_assert(!rules_exec_allowed(&rs, "/lib64/ld-linux-x86-64.so.2"));
+	cr_assert(rules_map_allowed(&rs, "/lib64/ld-linux-x86-64.so.2"));
+	/* a denied program is neither: the loader cannot map it */
+	cr_assert_eq(rules_exec_class(&rs, "/usr/bin/id"), 0);
+	cr_assert(!rules_map_allowed(&rs, "/usr/bin/id"));
+	cr_assert(!rules_map_allowed(&rs, "/usr/libexec/x"));   /* whole components */
+	cr_assert(!rules_map_allowed(&rs, "/home/agent/proj/x.so"));
+}
+
+Test(rules, libraries_explicit_replace_the_default)
+{
+	compile("exec:\n  allow: [/usr/bin/python3]\n  libraries: [/usr/lib/x86_64-linux-gnu, '${CWD}/venv']\n");
+	cr_assert(rules_map_allowed(&rs, "/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	cr_assert(rules_map_allowed(&rs, "/home/agent/proj/venv/lib/m.so"));
+	cr_assert(!rules_exec_allowed(&rs, "/home/agent/proj/venv/bin/python"));
+	cr_assert(!rules_map_allowed(&rs, "/usr/lib/python3/x.so"));
+	cr_assert(!rules_map_allowed(&rs, "/lib64/ld-linux-x86-64.so.2"));
+	compile_free_again("exec:\n  allow: [/usr/bin/python3]\n  libraries: []\n");
+	cr_assert_eq(rs.nexec, 1);
+	cr_assert(!rules_map_allowed(&rs, "/usr/lib/x86_64-linux-gnu/libc.so.6"));
+}
+
+/* the union of both lists: a program directory covers mapping its files
+ * (allow [/usr/lib] keeps its programs runnable whatever libraries says),
+ * and a program inside a library directory is a program */
+Test(rules, programs_and_libraries_union)
+{
+	compile("exec:\n  allow: [/usr/bin, /usr/lib, /usr/lib64/tool]\n  libraries: [/usr/lib/x, /usr/lib64, /usr/bin/y]\n");
+	cr_assert_eq(rules_exec_class(&rs, "/usr/lib/x/a.so"), AC_EXEC_PROG);
+	cr_assert_eq(rules_exec_class(&rs, "/usr/bin/y/z"), AC_EXEC_PROG);
+	cr_assert_eq(rules_exec_class(&rs, "/usr/lib"), AC_EXEC_PROG);
+	cr_assert_eq(rules_exec_class(&rs, "/usr/lib64/libz.so"), AC_EXEC_LIB);
+	cr_assert_eq(rules_exec_class(&rs, "/usr/lib64/tool"), AC_EXEC_PROG);
+	cr_assert(rules_map_allowed(&rs, "/usr/bin/cat"));
+	/* equal length: program wins */
+	compile_free_again("exec:\n  allow: [/opt/a]\n  libraries: [/opt/a]\n");
+	cr_assert_eq(rs.nexec, 1);
+	cr_assert_eq(rules_exec_class(&rs, "/opt/a/b"), AC_EXEC_PROG);
 }
 
 /* no file rules: an empty trie (build_trie once copied from a NULL list),
