@@ -39,7 +39,7 @@ static int client_args(const char *verb, int argc, char **argv, int takes_name,
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "+s:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': o->socket = optarg; break;
 		case 'j': diag_json = true; break;

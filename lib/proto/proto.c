@@ -50,6 +50,7 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *r, struc
 		return bad(e, "a NUL byte in the line");
 	if (!(tok = json_tokener_new()))
 		return ac_error_set(e, AC_E_NOMEM, "out of memory");
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);   /* JSON, not json-c's extensions */
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	/* the whole line is one object: nothing after it but white space */
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
