@@ -49,7 +49,10 @@ out=$($AC status --socket $SOCK 2>&1); st=$?
 
 # probe FILE: a loop (started outside any cage, moved in by the test) that
 # tries to read a and b and prints one line per round: "10" = a yes, b no
+# (its output goes to a descriptor opened outside: a caged open would be denied;
+# it says "ready" once the shell has read its script, before it is moved)
 cat > $T/probe.sh <<S
+echo ready
 while [ ! -e \$1.go ]; do sleep 0.05; done
 while [ ! -e $T/stop ]; do
 	if cat /srv/dmn-$$/a > /dev/null 2>&1; then a=1; else a=0; fi
@@ -58,16 +61,20 @@ while [ ! -e $T/stop ]; do
 	sleep 0.02
 done
 S
-sh $T/probe.sh $T/pa > $T/pa 2>&1 & pa=$!
-sh $T/probe.sh $T/pb > $T/pb 2>&1 & pb=$!
+exec 7> $T/pa 8> $T/pb
+sh $T/probe.sh $T/pa >&7 2>&1 & pa=$!
+sh $T/probe.sh $T/pb >&8 2>&1 & pb=$!
+exec 7>&- 8>&-
+ready() { for _ in $(seq 600); do grep -q ready $1 && return 0; sleep 0.1; done; return 1; }
+ready $T/pa; ready $T/pb
 echo $pa > $CG/$na/cgroup.procs && echo $pb > $CG/$nb/cgroup.procs && ok "the test moves a process into each cage" \
 	|| no "move into the cages"
 touch $T/pa.go $T/pb.go
 lines() { wc -l < $1; }
 waitlines() { local n=$(( $(lines $1) + $2 )); for _ in $(seq 600); do [ $(lines $1) -ge $n ] && return 0; sleep 0.1; done; return 1; }
 waitlines $T/pa 5; waitlines $T/pb 5
-[ "$(sort -u $T/pa)" = 10 ] && ok "in cage A: a readable, b denied (A's policy)" || no "cage A's policy" "$(sort $T/pa | uniq -c)"
-[ "$(sort -u $T/pb)" = 01 ] && ok "in cage B: b readable, a denied (B's policy)" || no "cage B's policy" "$(sort $T/pb | uniq -c)"
+[ "$(grep -v ready $T/pa | sort -u)" = 10 ] && ok "in cage A: a readable, b denied (A's policy)" || no "cage A's policy" "$(sort $T/pa | uniq -c)"
+[ "$(grep -v ready $T/pb | sort -u)" = 01 ] && ok "in cage B: b readable, a denied (B's policy)" || no "cage B's policy" "$(sort $T/pb | uniq -c)"
 event "  ... A's denial is in the daemon's --events file, named by the cage" $DEV op=open_read path=/srv/dmn-$$/b cage=$na action=denied comm=cat
 grep -q "$na DENY .*op=open_read path=\"/srv/dmn-$$/b\"" $T/d.out && ok "  ... and a plain line on its standard output" \
 	|| no "  ... plain event on stdout" "$(head -3 $T/d.out)"
@@ -151,6 +158,7 @@ chmod 660 $SOCK; chmod 700 $T
 # a caged root process: A's policy does not list the socket, B's does
 cat > $T/caged.py <<P
 import os, socket, sys, time
+print("ready", flush=True)
 while not os.path.exists(sys.argv[1] + ".go"): time.sleep(0.05)
 s = socket.socket(socket.AF_UNIX)
 try:
@@ -162,8 +170,10 @@ print("reply", s.recv(65536).decode().strip())
 P
 for c in a b; do
 	eval cg=\$n$c
-	python3 $T/caged.py $T/c$c > $T/c$c 2>&1 & p=$!
-	sleep 1; echo $p > $CG/$cg/cgroup.procs; touch $T/c$c.go; wait $p
+	exec 7> $T/c$c
+	python3 $T/caged.py $T/c$c >&7 2>&1 & p=$!
+	exec 7>&-
+	ready $T/c$c; echo $p > $CG/$cg/cgroup.procs; touch $T/c$c.go; wait $p
 done
 grep -q "connect errno 1$" $T/ca && ok "a caged root process whose policy does not list the socket: connect() refused by the kernel (EPERM)" \
 	|| no "caged connect A" "$(cat $T/ca)"
