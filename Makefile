@@ -4,7 +4,7 @@
 #
 #   lib/      -> build/libagentcage.a (policy, kernel, cage, event, util)
 #   bpf/      -> build/*.bpf.o and their skeletons build/*.skel.h
-#   cli/      -> build/agentcage, linked with the library
+#   cli/, daemon/ -> build/agentcage, linked with the library
 #   tests/    -> build/unit, build/nettest, build/multicage, ... (the library too)
 CC ?= gcc
 CLANG ?= clang
@@ -15,7 +15,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra
 override CPPFLAGS += -Iinclude -Ilib -I$(BUILD)
 DEPFLAGS = -MMD -MP
-LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread -lseccomp
+LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread -lseccomp -ljson-c
 # the BPF target architecture, as the kernel's tools name it
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 	-e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' -e 's/loongarch64/loongarch/')
@@ -23,12 +23,12 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall \
 	-I/usr/include/$(shell $(CC) -dumpmachine) -Iinclude -Ivmlinux -Ibpf
 
 DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcriterion-dev \
-	libseccomp-dev pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
+	libseccomp-dev libjson-c-dev pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
 	iproute2 iputils-ping iperf3
 
 LIB_SRC := $(sort $(wildcard lib/*/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/lib/policy/default_policy.o
-CLI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard cli/*.c)))
+CLI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard cli/*.c daemon/*.c)))
 LIB := $(BUILD)/libagentcage.a
 SKELS := $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
 
@@ -53,7 +53,7 @@ $(BUILD)/%.bpf.o: bench/%.bpf.c vmlinux/vmlinux.h
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-# userspace objects: every .c under lib/, cli/, tests/ and bench/
+# userspace objects: every .c under lib/, cli/, daemon/, tests/ and bench/
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=gnu11 $(DEPFLAGS) -c $< -o $@

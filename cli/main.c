@@ -20,6 +20,13 @@ static const struct verb {
 	  "run CMD in a new cage; exit status is CMD's (125: agentcage failed)" },
 	{ "check", cmd_check, "check FILE...",
 	  "validate policy files and summarise what they grant" },
+	{ "daemon", cmd_daemon, "daemon [--policy-dir DIR] [--socket PATH] [--events FILE]",
+	  "the host-wide service: one named cage per DIR/*.yaml, a control socket" },
+	{ "ls", cmd_ls, "ls [--socket PATH]", "the daemon's cages" },
+	{ "status", cmd_status, "status [--socket PATH] [NAME]",
+	  "prove each cage is enforced (pinned links, cages map); exit 1 if not" },
+	{ "reload", cmd_reload, "reload [--socket PATH] [NAME]",
+	  "make the daemon re-read its policy directory (or NAME's file) now" },
 	{ "help", cmd_help, "help", "this text; 'agentcage VERB --help' for one verb" },
 	{ 0 }
 };

@@ -21,13 +21,14 @@ int cage_loader_open(struct loader *ld, int flags, event_fn on_event, void *ctx,
 	return 0;
 }
 
-int cage_create(struct cage *c, struct loader *ld, const char *name, struct ac_error *e)
+static int create(struct cage *c, struct loader *ld, const char *name, int exact,
+		  struct ac_error *e)
 {
 	char err[sizeof(e->msg)];
 
 	memset(c, 0, sizeof(*c));
 	c->ld = ld;
-	if (cgroup_create(&c->cg, name, err, sizeof(err)))
+	if ((exact ? cgroup_create_exact : cgroup_create)(&c->cg, name, err, sizeof(err)))
 		return ac_error_set(e, strstr(err, "no cgroup v2") ? AC_E_CGROUP_UNAVAILABLE :
 				    AC_E_CGROUP, "%s", err);
 	if (loader_attach_cgroup(ld, c->cg.path, &c->links, err, sizeof(err))) {
@@ -35,6 +36,16 @@ int cage_create(struct cage *c, struct loader *ld, const char *name, struct ac_e
 		return ac_error_set(e, AC_E_KERNEL_ATTACH, "%s", err);
 	}
 	return 0;
+}
+
+int cage_create(struct cage *c, struct loader *ld, const char *name, struct ac_error *e)
+{
+	return create(c, ld, name, 0, e);
+}
+
+int cage_create_named(struct cage *c, struct loader *ld, const char *name, struct ac_error *e)
+{
+	return create(c, ld, name, 1, e);
 }
 
 static int new_id(struct cage *c, uint32_t *id, struct ac_error *e)

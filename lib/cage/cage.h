@@ -29,6 +29,9 @@ int cage_loader_open(struct loader *ld, int flags, event_fn on_event, void *ctx,
 /* A new cage named name: its cgroup, with ld's packet programs attached.
  * It has no policy yet, and no task may enter it before cage_install. */
 int cage_create(struct cage *c, struct loader *ld, const char *name, struct ac_error *e);
+/* The same with the cgroup named name exactly (parent/name, not
+ * parent/name-PID): the daemon's named cages. */
+int cage_create_named(struct cage *c, struct loader *ld, const char *name, struct ac_error *e);
 /* Its first policy. On success *cp is the cage's (and *cp is emptied);
  * on failure *cp stays the caller's. */
 int cage_install(struct cage *c, struct compiled_policy *cp, struct ac_error *e);

@@ -103,14 +103,10 @@ int cgroup_parent(struct cage_cgroup *cg, char *err, size_t errlen)
 	return 0;
 }
 
-int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen)
+static int make(struct cage_cgroup *cg, char *err, size_t errlen)
 {
 	struct stat st;
 
-	if (cgroup_parent(cg, err, errlen))
-		return -1;
-	sweep(cg->parent);
-	snprintf(cg->path, sizeof(cg->path), "%s/%s-%d", cg->parent, name, (int)getpid());
 	if (mkdir(cg->path, 0755)) {
 		snprintf(err, errlen, "cannot create cgroup %s: %s", cg->path, strerror(errno));
 		return -1;
@@ -122,6 +118,23 @@ int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t er
 	}
 	cg->id = st.st_ino;
 	return 0;
+}
+
+int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen)
+{
+	if (cgroup_parent(cg, err, errlen))
+		return -1;
+	sweep(cg->parent);
+	snprintf(cg->path, sizeof(cg->path), "%s/%s-%d", cg->parent, name, (int)getpid());
+	return make(cg, err, errlen);
+}
+
+int cgroup_create_exact(struct cage_cgroup *cg, const char *name, char *err, size_t errlen)
+{
+	if (cgroup_parent(cg, err, errlen))
+		return -1;
+	snprintf(cg->path, sizeof(cg->path), "%s/%s", cg->parent, name);
+	return make(cg, err, errlen);
 }
 
 int cgroup_move(const struct cage_cgroup *cg, pid_t pid)

@@ -19,6 +19,9 @@ struct cage_cgroup {
 int cgroup_parent(struct cage_cgroup *cg, char *err, size_t errlen);
 /* cgroup_parent, then create the cage's cgroup. */
 int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t errlen);
+/* cgroup_parent, then create parent/name exactly (the daemon's named
+ * cages): an existing cgroup of that name is an error, never reused. */
+int cgroup_create_exact(struct cage_cgroup *cg, const char *name, char *err, size_t errlen);
 int cgroup_move(const struct cage_cgroup *cg, pid_t pid);
 /* Kill everything left in the cage and wait until it is empty. */
 void cgroup_kill_all(const struct cage_cgroup *cg);

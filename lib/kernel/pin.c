@@ -115,7 +115,8 @@ int pin_loader(struct loader *l, const char *dir, struct ac_error *e)
 
 int pin_cage_links(const struct cage_links *cl, const char *dir, struct ac_error *e)
 {
-	if (pin_link(cl->egress, dir, "egress", e) || pin_link(cl->ingress, dir, "ingress", e))
+	if (pin_link(cl->egress, dir, "egress", e) || pin_link(cl->ingress, dir, "ingress", e) ||
+	    pin_link(cl->dev, dir, "device", e))
 		return -1;
 	return 0;
 }

@@ -14,7 +14,8 @@
 int pin_root(char *path, size_t len, struct ac_error *e);
 /* Pin every attached link and every map of l under dir (made 0700). */
 int pin_loader(struct loader *l, const char *dir, struct ac_error *e);
-/* Pin a cage's packet-program links under dir. */
+/* Pin a cage's packet-program and device-program links under dir
+ * (link-egress, link-ingress, link-device). */
 int pin_cage_links(const struct cage_links *cl, const char *dir, struct ac_error *e);
 /* Remove dir and its pins: the programs pinned there detach once no
  * process holds them either. */

@@ -21,6 +21,10 @@
 #define AC_E_USAGE "usage.invalid"                  /* bad arguments */
 #define AC_E_SYSTEM "system.failed"                 /* a system call failed (fork, pipe, ...) */
 #define AC_E_NOMEM "system.out_of_memory"
+#define AC_E_PROTOCOL "protocol.invalid"           /* a control-socket request is not valid */
+#define AC_E_NOT_FOUND "cage.not_found"            /* no cage of that name */
+#define AC_E_DAEMON_UNREACHABLE "daemon.unreachable" /* no daemon answers on the socket */
+#define AC_E_STATUS "status.missing"                /* a cage's kernel state is not what it should be */
 
 struct ac_error {
 	const char *code;   /* one of AC_E_*, NULL while no error is set */

@@ -12,7 +12,7 @@ no() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "       $2"
 
 probe_lsm_load() {
 	# can this kernel load BPF LSM programs at all? (the VM can, our host cannot)
-	out=$(cd "$T" && "$AC" run -- /bin/true 2>&1); st=$?
+	out=$(cd "$T" && "$AC" run -- /bin/true 2>&1); st=$?; probe_st=$st
 }
 probe_lsm_load
 if [ $st = 0 ]; then
@@ -101,6 +101,24 @@ echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); asser
 out=$("$AC" --bogus check 2>&1); [ $? = 125 ] && case "$out" in *"--bogus"*) true;; *) false;; esac \
 	&& ok "an unknown global option exits 125 naming it" || no "unknown global option" "$out"
 "$AC" --help | grep -q "agentcage run" && ok "--help" || no "--help"
+# the daemon: this kernel refuses BPF LSM, so it fails closed, leaving nothing
+mkdir -p "$T/pol"; printf 'name: hosttest\nfiles:\n  read: [/usr]\n' > "$T/pol/a.yaml"
+if [ "${probe_st:-1}" != 0 ]; then
+	out=$("$AC" daemon --policy-dir "$T/pol" --socket "$T/d.sock" 2>&1); st=$?
+	[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"BPF LSM"*) true;; *) false;; esac \
+		&& ok "daemon exits 125 with a one-line error where BPF LSM cannot be loaded" || no "daemon fails closed" "$st $out"
+	[ ! -e "$T/d.sock" ] && [ ! -e /sys/fs/cgroup/agentcage/hosttest ] && ok "  ... leaving no socket nor cgroup" || no "  ... leftovers"
+fi
+out=$("$AC" daemon --policy-dir "$T/none" --socket "$T/d.sock" 2>&1); st=$?
+[ $st = 125 ] && case "$out" in *"$T/none"*) true;; *) false;; esac && ok "daemon with a missing policy dir exits 125 naming it" || no "daemon missing dir" "$st $out"
+for v in ls status "reload x"; do
+	out=$("$AC" $v --socket "$T/none.sock" 2>&1); st=$?
+	[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"cannot reach the daemon at $T/none.sock"*) true;; *) false;; esac \
+		&& ok "$v with no daemon: one-line error, exit 125" || no "$v with no daemon" "$st $out"
+done
+out=$(AGENTCAGE_SOCKET="$T/env.sock" "$AC" --json status 2>&1); st=$?
+echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["code"]=="daemon.unreachable" and "env.sock" in e["message"], e' \
+	&& [ $st = 125 ] && ok "  ... \$AGENTCAGE_SOCKET is used, and --json gives the error as JSON" || no "status env/json" "$st $out"
 "$AC" run --help | grep -q -- "--events FILE" && ok "run --help" || no "run --help"
 man -l "$repo/man/agentcage.1" 2>/dev/null | grep -q "SIGHUP" || grep -q SIGHUP "$repo/man/agentcage.1" && ok "man page" || no "man page"
 rm -rf "$T"

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The policy directory: every *.yaml is a named cage. A scan installs new
+ * files, swaps changed ones with the cage transaction (an invalid file
+ * keeps the cage's policy in force), and removes the cages of removed
+ * files once they are empty. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "../cli/diag.h"
+#include "daemon.h"
+#include "kernel/pin.h"
+#include "policy/compile.h"
+
+#define POLICY_FILE_MAX (4 << 20)
+
+static uint64_t fnv1a(const char *b, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)b[i]) * 1099511628211ull;
+	return h;
+}
+
+/* the hash of path's bytes; -1 with errno when it cannot be read */
+static int file_hash(const char *path, uint64_t *h)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return -1;
+	if (!(buf = malloc(POLICY_FILE_MAX))) {
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	while ((n = read(fd, buf + got, POLICY_FILE_MAX - got)) > 0)
+		got += n;
+	close(fd);
+	*h = fnv1a(buf, (size_t)got);
+	free(buf);
+	return n < 0 ? -1 : 0;
+}
+
+struct dcage *daemon_find(struct daemon *d, const char *name)
+{
+	for (size_t i = 0; i < d->ncages; i++)
+		if (!strcmp(d->cages[i]->name, name))
+			return d->cages[i];
+	return NULL;
+}
+
+struct dcage *daemon_find_cgid(struct daemon *d, uint64_t cgid)
+{
+	for (size_t i = 0; i < d->ncages; i++)
+		if (d->cages[i]->cage.cg.id == cgid)
+			return d->cages[i];
+	return NULL;
+}
+
+static struct dcage *find_file(struct daemon *d, const char *file)
+{
+	for (size_t i = 0; i < d->ncages; i++)
+		if (!strcmp(d->cages[i]->file, file))
+			return d->cages[i];
+	return NULL;
+}
+
+static void note(struct scan *s, const char *file, const char *cage, const char *what,
+		 const char *code, const char *msg)
+{
+	struct scan_result *r;
+
+	if (!strcmp(what, "failed") || !strcmp(what, "kept"))
+		diag_error_code(code, "%s%s%s", msg, cage[0] ? "; cage " : "",
+				cage[0] ? cage : "");
+	else if (strcmp(what, "unchanged"))
+		diag_info("cage %s %s from %s", cage, what, file);
+	if (!s)
+		return;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 8;
+		void *p = realloc(s->r, cap * sizeof(*s->r));
+
+		if (!p)
+			return;
+		s->r = p;
+		s->cap = cap;
+	}
+	r = &s->r[s->n++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->file, sizeof(r->file), "%s", file);
+	snprintf(r->cage, sizeof(r->cage), "%s", cage);
+	r->what = what;
+	r->code = code;
+	snprintf(r->msg, sizeof(r->msg), "%s", msg ? msg : "");
+	if (code)
+		s->failed = 1;
+}
+
+void scan_free(struct scan *s)
+{
+	free(s->r);
+	memset(s, 0, sizeof(*s));
+}
+
+/* agentcage run's cages are NAME-PID and swept by their pid: a daemon cage
+ * may not look like one */
+static int reserved(const char *name)
+{
+	const char *dash = strrchr(name, '-');
+
+	return dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1);
+}
+
+/* A failure on file: a cage it had keeps its policy, and says why. */
+static void refuse(struct scan *s, struct dcage *old, const char *file, const struct ac_error *e)
+{
+	if (old) {
+		old->seen = 1;
+		snprintf(old->error, sizeof(old->error), "%s", e->msg);
+		note(s, file, old->name, "kept", e->code, e->msg);
+		return;
+	}
+	note(s, file, "", "failed", e->code, e->msg);
+}
+
+static int new_cage(struct daemon *d, struct compiled_policy *cp, const char *file,
+		    uint64_t h, struct ac_error *e)
+{
+	struct dcage *c;
+
+	if (d->ncages == DAEMON_MAX_CAGES)
+		return ac_error_set(e, AC_E_USAGE, "%s: more than %d cages", file, DAEMON_MAX_CAGES);
+	if (!(c = calloc(1, sizeof(*c))))
+		return ac_error_set(e, AC_E_NOMEM, "out of memory");
+	snprintf(c->name, sizeof(c->name), "%s", cp->pol.name);
+	snprintf(c->file, sizeof(c->file), "%s", file);
+	snprintf(c->pins, sizeof(c->pins), "%s/cage-%s", d->pins, c->name);
+	if (cage_create_named(&c->cage, &d->ld, c->name, e)) {
+		if (errno == EEXIST)
+			ac_error_prefix(e, "%s (left by an earlier daemon? adopting it is not "
+					"implemented: empty and remove it)", file);
+		free(c);
+		return -1;
+	}
+	if (cage_install(&c->cage, cp, e))
+		goto fail;
+	if (mkdir(c->pins, 0700) && errno != EEXIST) {
+		ac_error_set(e, AC_E_KERNEL_ATTACH, "cannot create %s: %s", c->pins, strerror(errno));
+		goto fail;
+	}
+	if (pin_cage_links(&c->cage.links, c->pins, e))
+		goto fail;
+	c->hash = h;
+	c->generation = 1;
+	c->seen = 1;
+	d->cages[d->ncages++] = c;
+	return 0;
+fail:
+	pin_remove(c->pins);
+	cage_teardown(&c->cage);
+	free(c);
+	return -1;
+}
+
+static void warn_hosts(const struct compiled_policy *cp)
+{
+	for (size_t i = 0; i < cp->hosts.n; i++)
+		if (cp->hosts.h[i].error[0])
+			diag_warn("cage %s: cannot resolve %s: %s; its network rules allow nothing",
+				  cp->pol.name, cp->hosts.h[i].name, cp->hosts.h[i].error);
+}
+
+static void apply_file(struct daemon *d, const char *file, struct scan *s)
+{
+	struct rule_vars vars = { 0 };   /* no ${CWD} nor ${CAGE_TMP} for a daemon's cage */
+	struct policy_source src = { .path = file, .mode = MODE_UNSET, .vars = &vars,
+				     .resolve_links = 1 };
+	struct dcage *old = find_file(d, file), *other;
+	struct compiled_policy cp;
+	struct ac_error e = { 0 };
+	uint64_t h;
+
+	if (file_hash(file, &h)) {
+		ac_error_set(&e, AC_E_POLICY_IO, "%s: cannot read: %s", file, strerror(errno));
+		return refuse(s, old, file, &e);
+	}
+	if (old && old->hash == h) {
+		old->seen = 1;
+		old->error[0] = 0;
+		return note(s, file, old->name, "unchanged", NULL, NULL);
+	}
+	if (policy_compile(&src, &cp, &e))
+		return refuse(s, old, file, &e);
+	warn_hosts(&cp);
+	if (reserved(cp.pol.name))
+		ac_error_set(&e, AC_E_POLICY_INVALID, "%s: cage name '%s' ends in -NUMBER, which "
+			     "agentcage run's cages use; choose another", file, cp.pol.name);
+	else if (old && strcmp(old->name, cp.pol.name))
+		ac_error_set(&e, AC_E_POLICY_INVALID, "%s: the cage name changed from '%s' to "
+			     "'%s'; a file's cage keeps its name while the daemon runs", file,
+			     old->name, cp.pol.name);
+	else if ((other = daemon_find(d, cp.pol.name)) && other != old)
+		ac_error_set(&e, AC_E_POLICY_INVALID, "%s: cage '%s' is already defined by %s",
+			     file, cp.pol.name, other->file);
+	else if (old && !cage_swap(&old->cage, &cp, &e)) {
+		old->seen = 1;
+		old->hash = h;
+		old->generation++;
+		old->error[0] = 0;
+		return note(s, file, old->name, "reloaded", NULL, NULL);
+	} else if (!old && !new_cage(d, &cp, file, h, &e))
+		return note(s, file, cp.pol.name, "installed", NULL, NULL);
+	compiled_policy_free(&cp);
+	refuse(s, old, file, &e);
+}
+
+static int populated(const char *cg)
+{
+	char p[PATH_MAX + 32], line[128];
+	FILE *f;
+	int pop = 1;    /* unknown: keep it */
+
+	snprintf(p, sizeof(p), "%s/cgroup.events", cg);
+	if (!(f = fopen(p, "re")))
+		return 1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "populated ", 10))
+			pop = atoi(line + 10);
+	fclose(f);
+	return pop;
+}
+
+/* c's file is gone: c goes when no process is left in it */
+static void remove_cage(struct daemon *d, size_t i, struct scan *s)
+{
+	struct dcage *c = d->cages[i];
+	struct ac_error e;
+
+	if (populated(c->cage.cg.path)) {
+		ac_error_set(&e, AC_E_USAGE, "%s was removed but processes are left in cage %s; "
+			     "it keeps its last policy until it is empty", c->file, c->name);
+		snprintf(c->error, sizeof(c->error), "%s", e.msg);
+		return note(s, c->file, c->name, "kept", e.code, e.msg);
+	}
+	note(s, c->file, c->name, "removed", NULL, NULL);
+	pin_remove(c->pins);
+	cage_teardown(&c->cage);
+	free(c);
+	d->cages[i] = d->cages[--d->ncages];
+}
+
+static int yaml_name(const char *n)
+{
+	size_t l = strlen(n);
+
+	return n[0] != '.' && l > 5 && !strcmp(n + l - 5, ".yaml");
+}
+
+int daemon_scan(struct daemon *d, const char *only, struct scan *out, struct ac_error *e)
+{
+	char file[PATH_MAX];
+	struct dcage *c = NULL;
+	struct dirent *de;
+	DIR *dir;
+
+	if (only && !(c = daemon_find(d, only)))
+		return ac_error_set(e, AC_E_NOT_FOUND, "no cage named '%s'", only);
+	for (size_t i = 0; i < d->ncages; i++)
+		d->cages[i]->seen = c && d->cages[i] != c;
+	if (c) {
+		snprintf(file, sizeof(file), "%s", c->file);
+		if (access(file, F_OK) == 0)
+			apply_file(d, file, out);
+	} else {
+		if (!(dir = opendir(d->dir)))
+			return ac_error_set(e, AC_E_POLICY_IO, "cannot read the policy directory %s: %s",
+					    d->dir, strerror(errno));
+		while ((de = readdir(dir))) {
+			if (!yaml_name(de->d_name))
+				continue;
+			snprintf(file, sizeof(file), "%s/%s", d->dir, de->d_name);
+			apply_file(d, file, out);
+		}
+		closedir(dir);
+	}
+	for (size_t i = d->ncages; i-- > 0;)
+		if (!d->cages[i]->seen)
+			remove_cage(d, i, out);
+	return 0;
+}

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* agentcage daemon: the host-wide service. One load of the programs for
+ * every cage, pinned under <bpffs>/agentcage/daemon/; one named cage per
+ * policy file; an epoll loop over the ring buffer, the control socket,
+ * inotify on the policy directory and signals. SIGHUP and directory
+ * changes re-read the directory. SIGTERM and SIGINT end the daemon and
+ * leave every cage enforced: the pins hold the programs, links and maps,
+ * so enforcement never depends on the daemon staying alive. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "../cli/diag.h"
+#include "../cli/verbs.h"
+#include "daemon.h"
+#include "event/event.h"
+#include "kernel/lsm.h"
+#include "kernel/pin.h"
+#include "proto/proto.h"
+
+static void daemon_usage(FILE *f)
+{
+	fputs("usage: agentcage daemon [--policy-dir DIR] [--socket PATH] [--events FILE]\n"
+	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
+	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
+	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
+	      "leaves every cage enforced (its pins stay under <bpffs>/agentcage/daemon).\n"
+	      "  --policy-dir DIR  policy files (default " DAEMON_POLICY_DIR ")\n"
+	      "  --socket PATH     control socket (default " PROTO_DEFAULT_SOCKET ")\n"
+	      "  --events FILE     append events as JSON lines to FILE (always: plain on stdout)\n", f);
+}
+
+static int64_t ns_of(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct daemon *d = ctx;
+	const struct ac_event *e = data;
+	struct dcage *c;
+	const char *name;
+	uint64_t t;
+
+	if (len < sizeof(*e) - sizeof(e->path))
+		return 0;
+	c = daemon_find_cgid(d, e->cgroup);
+	name = c ? c->name : "?";
+	t = e->ts_ns + d->clock_off;
+	event_write_plain(stdout, e, name, t);
+	if (d->events)
+		event_write_json(d->events, e, name, t);
+	return 0;
+}
+
+static void add_fd(struct daemon *d, int fd, void *tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+
+	epoll_ctl(d->ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* ---- requests ---------------------------------------------------------- */
+
+static json_object *cage_json(struct daemon *d, const struct dcage *c)
+{
+	const struct compiled_policy *p = &c->cage.policy;
+	json_object *o = json_object_new_object();
+	char procs[PATH_MAX + 16];
+	FILE *f;
+	int n = 0;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cage.cg.path);
+	if ((f = fopen(procs, "re"))) {
+		for (int ch; (ch = fgetc(f)) != EOF;)
+			n += ch == '\n';
+		fclose(f);
+	}
+	json_object_object_add(o, "name", json_object_new_string(c->name));
+	json_object_object_add(o, "file", json_object_new_string(c->file));
+	json_object_object_add(o, "mode", json_object_new_string(c->cage.audit ? "audit" : "enforce"));
+	json_object_object_add(o, "generation", json_object_new_int64((int64_t)c->generation));
+	json_object_object_add(o, "policy_id", json_object_new_int64(c->cage.policy_id));
+	json_object_object_add(o, "net_policy_id", json_object_new_int64(c->cage.net_id));
+	json_object_object_add(o, "cgroup", json_object_new_string(c->cage.cg.path));
+	json_object_object_add(o, "cgroup_id", json_object_new_int64((int64_t)c->cage.cg.id));
+	json_object_object_add(o, "processes", json_object_new_int(n));
+	json_object_object_add(o, "file_rules", json_object_new_int64((int64_t)p->rs.nfiles));
+	json_object_object_add(o, "exec_rules", json_object_new_int64((int64_t)p->rs.nexec));
+	json_object_object_add(o, "net_entries", json_object_new_int64((int64_t)p->ns.n));
+	json_object_object_add(o, "unix_peers", json_object_new_int64((int64_t)p->rs.nunix));
+	json_object_object_add(o, "pins", json_object_new_string(c->pins));
+	if (c->error[0])
+		json_object_object_add(o, "error", json_object_new_string(c->error));
+	(void)d;
+	return o;
+}
+
+static json_object *reply_cages(struct daemon *d, const char *only)
+{
+	json_object *r, *a = json_object_new_array();
+	struct dcage *c = NULL;
+
+	if (only && only[0] && !(c = daemon_find(d, only))) {
+		json_object_put(a);
+		return proto_error(AC_E_NOT_FOUND, "no cage of that name");
+	}
+	for (size_t i = 0; i < d->ncages; i++)
+		if (!c || d->cages[i] == c)
+			json_object_array_add(a, cage_json(d, d->cages[i]));
+	r = proto_ok();
+	json_object_object_add(r, "cages", a);
+	json_object_object_add(r, "pins", json_object_new_string(d->pins));
+	json_object_object_add(r, "policy_dir", json_object_new_string(d->dir));
+	json_object_object_add(r, "pid", json_object_new_int((int)getpid()));
+	json_object_object_add(r, "events_lost",
+			       json_object_new_int64((int64_t)loader_stat(&d->ld, AC_STAT_LOST)));
+	return r;
+}
+
+static json_object *reply_reload(struct daemon *d, const char *only)
+{
+	struct scan s = { 0 };
+	struct ac_error e = { 0 };
+	json_object *r, *a;
+
+	if (daemon_scan(d, only && only[0] ? only : NULL, &s, &e)) {
+		scan_free(&s);
+		return proto_error(e.code, e.msg);
+	}
+	a = json_object_new_array();
+	for (size_t i = 0; i < s.n; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "file", json_object_new_string(s.r[i].file));
+		if (s.r[i].cage[0])
+			json_object_object_add(o, "cage", json_object_new_string(s.r[i].cage));
+		json_object_object_add(o, "result", json_object_new_string(s.r[i].what));
+		if (s.r[i].code) {
+			json_object_object_add(o, "code", json_object_new_string(s.r[i].code));
+			json_object_object_add(o, "message", json_object_new_string(s.r[i].msg));
+		}
+		json_object_array_add(a, o);
+	}
+	/* a refused file: not ok, the first refusal is the error */
+	r = proto_ok();
+	for (size_t i = 0; i < s.n; i++)
+		if (s.r[i].code) {
+			json_object_put(r);
+			r = proto_error(s.r[i].code, s.r[i].msg);
+			break;
+		}
+	json_object_object_add(r, "results", a);
+	scan_free(&s);
+	return r;
+}
+
+json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int peer_pid)
+{
+	struct proto_req rq;
+	struct ac_error e = { 0 };
+
+	(void)peer_pid;
+	if (proto_parse_request(line, len, &rq, &e))
+		return proto_error(e.code, e.msg);
+	switch (rq.method) {
+	case PM_LS:
+	case PM_STATUS:
+		return reply_cages(d, rq.cage);
+	case PM_RELOAD:
+		return reply_reload(d, rq.cage);
+	default:
+		return proto_error(AC_E_USAGE, "this daemon does not run commands yet "
+				   "(agentcage run --cage is not implemented)");
+	}
+}
+
+/* ---- setup and the loop ------------------------------------------------- */
+
+static int parse_args(struct daemon *d, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy-dir", required_argument, NULL, 'd' }, { "socket", required_argument, NULL, 's' },
+		{ "events", required_argument, NULL, 'e' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { 0 } };
+	int c;
+
+	d->dir = DAEMON_POLICY_DIR;
+	d->sock_path = PROTO_DEFAULT_SOCKET;
+	while ((c = getopt_long(argc, argv, "+d:s:e:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': d->dir = optarg; break;
+		case 's': d->sock_path = optarg; break;
+		case 'j': diag_json = true; break;
+		case 'e':
+			if (!(d->events = fopen(optarg, "ae"))) {
+				diag_error_code(AC_E_USAGE, "cannot open events file %s: %s", optarg,
+						strerror(errno));
+				return -1;
+			}
+			setvbuf(d->events, NULL, _IOLBF, 0);
+			break;
+		case 'h': daemon_usage(stdout); exit(0);
+		default:
+			diag_error_code(AC_E_USAGE, "bad option; see 'agentcage daemon --help'");
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		diag_error_code(AC_E_USAGE, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* the programs, once for the host, pinned under <bpffs>/agentcage/daemon */
+static int load(struct daemon *d)
+{
+	char root[PATH_MAX / 4], err[1024];
+	struct ac_error e = { 0 };
+
+	if (lsm_bpf_active(err, sizeof(err))) {
+		diag_error_code(AC_E_KERNEL_NO_BPF_LSM, "%s", err);
+		return -1;
+	}
+	if (pin_root(root, sizeof(root), &e)) {
+		diag_err(&e);
+		return -1;
+	}
+	snprintf(d->pins, sizeof(d->pins), "%s/daemon", root);
+	if (access(d->pins, F_OK) == 0) {
+		diag_error_code(AC_E_USAGE, "%s exists: an earlier daemon's cages are still enforced; "
+				"adopting them is not implemented yet: empty its cages and remove "
+				"%s to start afresh", d->pins, d->pins);
+		d->pins[0] = 0;
+		return -1;
+	}
+	if (cage_loader_open(&d->ld, 0, on_event, d, &e)) {
+		diag_err(&e);
+		d->pins[0] = 0;
+		return -1;
+	}
+	d->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
+	if (pin_loader(&d->ld, d->pins, &e)) {
+		diag_err(&e);
+		return -1;
+	}
+	return 0;
+}
+
+static int watch(struct daemon *d)
+{
+	sigset_t mask;
+
+	d->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (d->ifd < 0 || inotify_add_watch(d->ifd, d->dir, IN_CLOSE_WRITE | IN_MOVED_TO |
+					     IN_MOVED_FROM | IN_DELETE) < 0) {
+		diag_error_code(AC_E_POLICY_IO, "cannot watch the policy directory %s: %s", d->dir,
+				strerror(errno));
+		return -1;
+	}
+	add_fd(d, d->ifd, &d->ifd);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	d->sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	add_fd(d, d->sfd, &d->sfd);
+	add_fd(d, loader_epoll_fd(&d->ld), &d->ld);
+	return 0;
+}
+
+/* inotify: re-read when a policy file (or a ..data symlink) changed */
+static int dir_changed(struct daemon *d)
+{
+	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int changed = 0;
+	ssize_t n;
+
+	while ((n = read(d->ifd, buf, sizeof(buf))) > 0)
+		for (char *p = buf; p < buf + n;) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+			size_t l = ev->len ? strlen(ev->name) : 0;
+
+			if ((l > 5 && !strcmp(ev->name + l - 5, ".yaml")) || !strcmp(ev->name, "..data") ||
+			    (ev->mask & IN_Q_OVERFLOW))
+				changed = 1;
+			p += sizeof(*ev) + ev->len;
+		}
+	return changed;
+}
+
+/* the loop; returns the signal that ended it */
+static int loop(struct daemon *d)
+{
+	struct epoll_event out[16];
+
+	for (;;) {
+		int n = epoll_wait(d->ep, out, 16, 5000);
+		struct signalfd_siginfo si;
+		struct ac_error e;
+
+		loader_poll(&d->ld);
+		if (loader_stat(&d->ld, AC_STAT_LOST) > d->lost_reported) {
+			d->lost_reported = loader_stat(&d->ld, AC_STAT_LOST);
+			diag_warn("%llu events lost in total because the ring buffer was full "
+				  "(decisions were not affected)", (unsigned long long)d->lost_reported);
+		}
+		for (int i = 0; i < n; i++) {
+			void *tag = out[i].data.ptr;
+
+			if (tag == &d->ld)
+				continue;
+			if (tag == &d->lfd) {
+				server_accept(d);
+			} else if (tag == &d->ifd) {
+				if (dir_changed(d) && daemon_scan(d, NULL, NULL, &e))
+					diag_err(&e);
+			} else if (tag == &d->sfd) {
+				while (read(d->sfd, &si, sizeof(si)) == sizeof(si)) {
+					if (si.ssi_signo != SIGHUP)
+						return (int)si.ssi_signo;
+					diag_info("SIGHUP: re-reading %s", d->dir);
+					if (daemon_scan(d, NULL, NULL, &e))
+						diag_err(&e);
+				}
+			} else {
+				server_client(d, tag, out[i].events);
+			}
+		}
+	}
+}
+
+int cmd_daemon(int argc, char **argv)
+{
+	static struct daemon d;
+	struct ac_error e = { 0 };
+	int sig;
+
+	d.lfd = d.ifd = d.sfd = -1;
+	if (parse_args(&d, argc, argv))
+		return EXIT_AGENTCAGE;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (geteuid() != 0) {
+		diag_error_code(AC_E_PERMISSION, "agentcage daemon needs root (to load BPF LSM "
+				"programs and create cgroups); run it as root");
+		return EXIT_AGENTCAGE;
+	}
+	if (access(d.dir, R_OK | X_OK)) {
+		diag_error_code(AC_E_POLICY_IO, "cannot read the policy directory %s: %s", d.dir,
+				strerror(errno));
+		return EXIT_AGENTCAGE;
+	}
+	d.ep = epoll_create1(EPOLL_CLOEXEC);
+	if (load(&d))
+		goto fail;
+	if (watch(&d) || daemon_scan(&d, NULL, NULL, &e) || server_open(&d, &e)) {
+		if (e.code)
+			diag_err(&e);
+		goto fail;
+	}
+	diag_info("daemon ready: %zu cages from %s, socket %s, pins %s", d.ncages, d.dir,
+		  d.sock_path, d.pins);
+	sig = loop(&d);
+	/* the cages stay enforced by their pins; only the socket goes */
+	diag_info("%s: exiting; %zu cages stay enforced (pins in %s)", strsignal(sig), d.ncages,
+		  d.pins);
+	loader_poll(&d.ld);
+	server_close(&d);
+	return 0;
+fail:
+	/* nothing is caged yet that needs us: undo it all */
+	server_close(&d);
+	for (size_t i = 0; i < d.ncages; i++) {
+		pin_remove(d.cages[i]->pins);
+		cage_teardown(&d.cages[i]->cage);
+	}
+	if (d.pins[0])
+		pin_remove(d.pins);
+	if (d.ld.net)
+		loader_close(&d.ld);
+	return EXIT_AGENTCAGE;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* agentcage daemon: one load of the programs for the host, one named cage
+ * per policy file of a directory, a control socket (lib/proto). */
+#ifndef AGENTCAGE_DAEMON_H
+#define AGENTCAGE_DAEMON_H
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include "cage/cage.h"
+#include "kernel/loader.h"
+#include "util/error.h"
+
+#define DAEMON_POLICY_DIR "/etc/agentcage/policies"
+#define DAEMON_MAX_CAGES 1024
+#define DAEMON_MAX_CLIENTS 64
+
+struct dcage {
+	char name[128];
+	char file[PATH_MAX];       /* the policy file it came from */
+	uint64_t hash;             /* of that file's bytes, as last compiled */
+	struct cage cage;          /* its cgroup, links and policy in force */
+	char pins[PATH_MAX];       /* <daemon pins>/cage-NAME: its cgroup links */
+	uint64_t generation;       /* 1 at install, +1 at every swap */
+	char error[1024];          /* why its file's last read was refused, or "" */
+	int seen;                  /* scan mark */
+};
+
+struct client {
+	int fd;
+	char in[4096 + 65536];     /* one request line at most PROTO_LINE_MAX */
+	size_t inlen;
+	char *out;                 /* replies not yet written */
+	size_t outlen;
+	int closing;               /* close once out is written */
+};
+
+struct daemon {
+	const char *dir, *sock_path;
+	FILE *events;
+	struct loader ld;
+	char pins[PATH_MAX / 2];   /* <bpffs>/agentcage/daemon */
+	struct dcage *cages[DAEMON_MAX_CAGES];
+	size_t ncages;
+	int64_t clock_off;
+	int ep, lfd, ifd, sfd;
+	int bound;                 /* the socket file is ours to remove */
+	gid_t gid;                 /* the socket's group: agentcage's, or 0 */
+	int have_group;
+	struct client *clients[DAEMON_MAX_CLIENTS];
+	uint64_t lost_reported;
+};
+
+/* The result of one file in a scan, for the log and the reload reply. */
+struct scan_result {
+	char file[PATH_MAX], cage[128];
+	const char *what;          /* "installed", "reloaded", "unchanged", "removed", "kept", "failed" */
+	const char *code;          /* with "failed" and "kept" */
+	char msg[1024];
+};
+
+struct scan {
+	struct scan_result *r;
+	size_t n, cap;
+	int failed;
+};
+
+/* Read the policy directory: new files become cages, changed ones are
+ * swapped, removed ones go when empty. only: one cage's file alone (NULL:
+ * all). Every outcome is logged and, with out, listed. */
+int daemon_scan(struct daemon *d, const char *only, struct scan *out, struct ac_error *e);
+void scan_free(struct scan *s);
+struct dcage *daemon_find(struct daemon *d, const char *name);
+struct dcage *daemon_find_cgid(struct daemon *d, uint64_t cgid);
+
+/* the control socket */
+int server_open(struct daemon *d, struct ac_error *e);
+void server_accept(struct daemon *d);
+void server_client(struct daemon *d, struct client *c, uint32_t events);
+void server_close(struct daemon *d);
+/* the reply to one parsed request (lib/proto) */
+json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int peer_pid);
+#endif

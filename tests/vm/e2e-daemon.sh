@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The daemon suite (run by e2e.sh in a lane, or alone with e2e-one.sh):
+# agentcage daemon with a policy directory of two cages; processes placed in
+# each cage's cgroup from outside; reloads by rename and their
+# acknowledgement; an invalid edit; the control socket's refusals; SIGKILL
+# of the daemon. Everything it makes is removed at the end.
+echo "# the daemon"
+D=$T/pol SOCK=$T/ac.sock DEV=$T/dev.json
+na=dmna$$ nb=dmnb$$        # cage names of this run only
+mkdir -p $D /srv/dmn-$$
+echo a > /srv/dmn-$$/a; echo b > /srv/dmn-$$/b
+# pol NAME READABLE [UNIX]: a policy that reads only /srv/dmn-PID/READABLE
+pol() { cat <<Y
+name: $1
+files:
+  read: [/usr, /lib, /lib64, /etc/ld.so.cache, /srv/dmn-$$/$2]
+  write: [/dev/null]
+exec:
+  allow: [/usr/bin, /usr/lib, /bin]
+${3:+network:
+  unix: [$3]}
+Y
+}
+pol $na a > $D/a.yaml
+pol $nb b $SOCK > $D/b.yaml
+printf 'not a policy' > $D/notes.txt   # not *.yaml: never read
+$AC daemon --policy-dir $D --socket $SOCK --events $DEV > $T/d.out 2> $T/d.err &
+dpid=$!
+for _ in $(seq 1800); do [ -S $SOCK ] && break; kill -0 $dpid 2>/dev/null || break; sleep 0.1; done
+[ -S $SOCK ] && ok "the daemon starts and listens on its socket" || no "the daemon starts" "$(cat $T/d.err)"
+# where the daemon says its pins and cgroups are (checked below and by status)
+PINS=$($AC --json ls --socket $SOCK | python3 -c 'import json,sys; print(json.load(sys.stdin)["pins"])')
+CG=$($AC --json ls --socket $SOCK | python3 -c 'import json,sys; print(json.load(sys.stdin)["cages"][0]["cgroup"].rsplit("/", 1)[0])')
+echo "# pins $PINS, cgroups $CG"
+stat -c '%a %U' $SOCK | grep -qx '660 root' && ok "  ... mode 0660, root's" || no "  ... mode 0660" "$(stat -c '%a %U %G' $SOCK)"
+[ -d $PINS ] && [ "$(stat -c %a $PINS)" = 700 ] && ls $PINS | grep -q '^link-' && ls $PINS | grep -q '^map-cages$' \
+	&& ok "  ... its links and maps pinned under $PINS (0700)" || no "  ... pinned" "$(ls -la $PINS 2>&1)"
+[ -d $CG/$na ] && [ -d $CG/$nb ] && ok "  ... one cgroup per cage: $CG/NAME" || no "  ... cgroups" "$(ls $CG)"
+
+out=$($AC ls --socket $SOCK 2>&1); st=$?
+[ $st = 0 ] && echo "$out" | grep -q "^$na .*$D/a.yaml" && echo "$out" | grep -q "^$nb .*$D/b.yaml" \
+	&& ok "ls shows both cages with their files" || no "ls" "$st $out"
+out=$($AC --json ls --socket $SOCK 2>&1)
+echo "$out" | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); c={x["name"]:x for x in r["cages"]}; assert r["v"]==1 and r["ok"]; assert c[sys.argv[1]]["generation"]==1 and c[sys.argv[2]]["mode"]=="enforce", r' $na $nb \
+	&& ok "ls --json: v 1, ok, both cages at generation 1" || no "ls --json" "$out"
+out=$($AC status --socket $SOCK 2>&1); st=$?
+[ $st = 0 ] && [ "$(echo "$out" | grep -c ': enforced (enforce)')" -ge 2 ] && echo "$out" | grep -q "^$na: enforced" \
+	&& ok "status proves both cages from the pinned map and links (exit 0)" || no "status" "$st $out"
+
+# probe FILE: a loop (started outside any cage, moved in by the test) that
+# tries to read a and b and prints one line per round: "10" = a yes, b no
+# (its output goes to a descriptor opened outside: a caged open would be denied;
+# it says "ready" once the shell has read its script, before it is moved)
+cat > $T/probe.sh <<S
+echo ready
+while [ ! -e \$1.go ]; do sleep 0.05; done
+while [ ! -e $T/stop ]; do
+	if cat /srv/dmn-$$/a > /dev/null 2>&1; then a=1; else a=0; fi
+	if cat /srv/dmn-$$/b > /dev/null 2>&1; then b=1; else b=0; fi
+	echo \$a\$b
+	sleep 0.02
+done
+S
+exec 7> $T/pa 8> $T/pb
+sh $T/probe.sh $T/pa >&7 2>&1 & pa=$!
+sh $T/probe.sh $T/pb >&8 2>&1 & pb=$!
+exec 7>&- 8>&-
+ready() { for _ in $(seq 600); do grep -q ready $1 && return 0; sleep 0.1; done; return 1; }
+ready $T/pa; ready $T/pb
+echo $pa > $CG/$na/cgroup.procs && echo $pb > $CG/$nb/cgroup.procs && ok "the test moves a process into each cage" \
+	|| no "move into the cages"
+touch $T/pa.go $T/pb.go
+lines() { wc -l < $1; }
+waitlines() { local n=$(( $(lines $1) + $2 )); for _ in $(seq 600); do [ $(lines $1) -ge $n ] && return 0; sleep 0.1; done; return 1; }
+waitlines $T/pa 5; waitlines $T/pb 5
+[ "$(grep -v ready $T/pa | sort -u)" = 10 ] && ok "in cage A: a readable, b denied (A's policy)" || no "cage A's policy" "$(sort $T/pa | uniq -c)"
+[ "$(grep -v ready $T/pb | sort -u)" = 01 ] && ok "in cage B: b readable, a denied (B's policy)" || no "cage B's policy" "$(sort $T/pb | uniq -c)"
+event "  ... A's denial is in the daemon's --events file, named by the cage" $DEV op=open_read path=/srv/dmn-$$/b cage=$na action=denied comm=cat
+grep -q "$na DENY .*op=open_read path=\"/srv/dmn-$$/b\"" $T/d.out && ok "  ... and a plain line on its standard output" \
+	|| no "  ... plain event on stdout" "$(head -3 $T/d.out)"
+cat /srv/dmn-$$/a /srv/dmn-$$/b > /dev/null && ok "outside the cages both files are readable" || no "outside"
+
+echo "# reload by rename: A now reads b and not a"
+pol $na b > $D/.a.tmp && mv $D/.a.tmp $D/a.yaml
+out=$($AC reload --socket $SOCK $na 2>&1); st=$?
+n=$(lines $T/pa)
+[ $st = 0 ] && ok "reload A is acknowledged (exit 0)" || no "reload A" "$st $out"
+waitlines $T/pa 10
+# line n+1 may have begun before the acknowledgement; every later one after it
+bad=$(tail -n +$((n + 2)) $T/pa | grep -cv '^01$')
+[ "$bad" = 0 ] && [ $(tail -n +$((n + 2)) $T/pa | wc -l) -ge 8 ] && ok "  ... every round after it sees A's new policy (no forbidden read of a)" \
+	|| no "  ... after the reload" "$bad bad: $(tail -n +$((n + 2)) $T/pa | sort | uniq -c)"
+! grep -q '^11$' $T/pa && ok "  ... never a mixed state (both readable) during the switch" || no "  ... mixed state"
+[ "$(tail -n 3 $T/pb | sort -u)" = 01 ] && ok "  ... cage B is unchanged" || no "  ... cage B unchanged"
+out=$($AC --json ls --socket $SOCK)
+echo "$out" | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); c={x["name"]:x for x in r["cages"]}; assert c[sys.argv[1]]["generation"]==2 and c[sys.argv[2]]["generation"]==1, r' $na $nb \
+	&& ok "  ... ls: A at generation 2, B still 1" || no "  ... generations" "$out"
+expect "  ... status still proves both (the new policy id in the map)" 0 $AC status --socket $SOCK
+
+echo "# an invalid edit keeps the old policy"
+printf 'name: %s\nfiles:\n  read: [/usr]\n  read: [/lib]\n' $na > $D/.a.tmp && mv $D/.a.tmp $D/a.yaml
+out=$($AC reload --socket $SOCK $na 2>&1); st=$?
+[ $st = 1 ] && echo "$out" | grep -q "$D/a.yaml:4:3: duplicate key 'read'" && ok "reload reports the error with file:line:col (exit 1)" \
+	|| no "invalid reload" "$st $out"
+n=$(lines $T/pa); waitlines $T/pa 5
+[ "$(tail -n +$((n + 1)) $T/pa | sort -u)" = 01 ] && ok "  ... and cage A keeps its previous policy" || no "  ... keeps" "$(tail -n 5 $T/pa)"
+grep -q "a.yaml:4:3" $T/d.err && ok "  ... the daemon's log names it too" || no "  ... log" "$(tail -3 $T/d.err)"
+out=$($AC --json reload --socket $SOCK)
+echo "$out" | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); assert r["v"]==1 and r["ok"] is False and r["error"]["code"]=="policy.invalid", r' \
+	&& ok "  ... reload --json: ok false, code policy.invalid" || no "  ... reload --json" "$out"
+
+echo "# the control socket"
+cat > $T/req.py <<'P'
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(20)
+s.sendall(sys.argv[2].encode().decode("unicode_escape").encode("latin-1"))
+buf = b""
+while b"\n" not in buf:
+    d = s.recv(65536)
+    if not d: break
+    buf += d
+print(buf.decode(errors="replace").strip())
+P
+# one python for all of them (each python start costs seconds under TCG)
+python3 - $SOCK > $T/proto.out 2>&1 <<'P'
+import json, socket, sys
+def ask(data):
+    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(20)
+    try: s.sendall(data)
+    except OSError: pass
+    buf = b""
+    while b"\n" not in buf:
+        d = s.recv(65536)
+        if not d: break
+        buf += d
+    return buf.decode(errors="replace").strip()
+for req in ['{"v":1', '[1,2]', '{"method":"ls"}', '{"v":2,"method":"ls"}', '{"v":1,"method":"frob"}',
+            '{"v":1,"method":"ls","cage":7}', '{"v":1,"method":"ls"} {}', '{"v":1,"method":"ls","x":"' + "y" * 200000]:
+    r = json.loads(ask(req.encode() + b"\n"))
+    ok = r["v"] == 1 and r["ok"] is False and r["error"]["code"] == "protocol.invalid"
+    print("OK" if ok else "BAD", req[:40], r["error"]["message"][:60] if "error" in r else r)
+r = json.loads(ask(b'{"v":1,"method":"ls","cage":"nosuch"}\n'))
+print("OK" if r["error"]["code"] == "cage.not_found" else "BAD", "unknown cage", r)
+P
+[ "$(grep -c '^OK' $T/proto.out)" = 9 ] && ok "malformed, unversioned, unknown-method, wrong-type, oversized requests: error replies" \
+	|| no "malformed requests" "$(grep -v '^OK' $T/proto.out)"
+grep -q "^OK .*yyyy.*longer than" $T/proto.out && ok "  ... the oversized line (200 KB) refused as too long" || no "  ... oversized" "$(tail -2 $T/proto.out)"
+# a client that connects and says nothing must not stall the others
+python3 -c 'import socket,time,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(30)' $SOCK & idle=$!
+expect "  ... and the daemon still answers (with an idle client connected)" 0 timeout 20 $AC ls --socket $SOCK
+kill $idle 2>/dev/null
+out=$(setpriv --reuid 65534 --regid 65534 --clear-groups $AC ls --socket $SOCK 2>&1); st=$?
+[ $st = 125 ] && echo "$out" | grep -q 'Permission denied' && ok "an unprivileged user cannot connect (socket 0660 root)" || no "unprivileged" "$st $out"
+chmod 755 $T; chmod 666 $SOCK
+out=$(setpriv --reuid 65534 --regid 65534 --clear-groups $AC ls --socket $SOCK 2>&1); st=$?
+[ $st = 1 ] && echo "$out" | grep -q 'only root' && ok "  ... and with the socket opened to all by hand, SO_PEERCRED refuses it" || no "peercred" "$st $out"
+chmod 660 $SOCK; chmod 700 $T
+# a caged root process: A's policy does not list the socket, B's does
+cat > $T/caged.py <<P
+import os, socket, sys, time
+print("ready", flush=True)
+while not os.path.exists(sys.argv[1] + ".go"): time.sleep(0.05)
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect("$SOCK")
+except OSError as e:
+    print("connect errno", e.errno); sys.exit(0)
+s.sendall(b'{"v":1,"method":"reload"}\n'); s.settimeout(20)
+print("reply", s.recv(65536).decode().strip())
+P
+for c in a b; do
+	eval cg=\$n$c
+	exec 7> $T/c$c
+	python3 $T/caged.py $T/c$c >&7 2>&1 & p=$!
+	exec 7>&-
+	ready $T/c$c; echo $p > $CG/$cg/cgroup.procs; touch $T/c$c.go; wait $p
+done
+grep -q "connect errno 1$" $T/ca && ok "a caged root process whose policy does not list the socket: connect() refused by the kernel (EPERM)" \
+	|| no "caged connect A" "$(cat $T/ca)"
+grep -q '"code":"permission.denied".*in a cage' $T/cb && ok "a caged root process whose policy lists it: connects, and the daemon refuses it" \
+	|| no "caged B" "$(cat $T/cb)"
+
+echo "# status proves, it does not believe"
+rm -f $PINS/cage-$nb/link-egress
+out=$($AC status --socket $SOCK 2>&1); st=$?
+[ $st = 1 ] && echo "$out" | grep -q "MISSING: link egress is not pinned" && ok "a link pin removed by hand: status exits 1 naming it" || no "status missing" "$st $out"
+
+echo "# SIGKILL of the daemon"
+kill -9 $dpid; wait $dpid 2>/dev/null
+n=$(lines $T/pa); waitlines $T/pa 5
+[ "$(tail -n +$((n + 1)) $T/pa | sort -u)" = 01 ] && ok "the process in A is still confined by A's policy" || no "after SIGKILL" "$(tail -n 5 $T/pa)"
+kill -0 $pa && ok "  ... and still running" || no "  ... running"
+expect "  ... clients say the daemon is unreachable (exit 125)" 125 $AC status --socket $SOCK
+out=$($AC ls --socket $SOCK 2>&1); [ "$(echo "$out" | wc -l)" = 1 ] && ok "  ... in one line" || no "  ... one line" "$out"
+
+# cleanup: the probes, the cages, the pins, the files
+touch $T/stop; kill $pa $pb 2>/dev/null; wait $pa $pb 2>/dev/null
+for c in $na $nb; do echo 1 > $CG/$c/cgroup.kill 2>/dev/null; done
+sleep 0.5
+rmdir $CG/$na $CG/$nb 2>/dev/null
+rm -rf $PINS /srv/dmn-$$
+[ ! -e $CG/$na ] && [ ! -e $CG/$nb ] && [ ! -e $PINS ] && ok "cleanup: this suite's cgroups and pins are gone" || no "cleanup"
