@@ -39,6 +39,7 @@ struct run_opts {
 	FILE *events;              /* --events FILE */
 	unsigned dns_max;          /* --dns-refresh */
 	int no_limits;             /* --no-limits */
+	const char *user;          /* --user: instead of the policy's */
 	unsigned timeout;          /* --timeout, seconds; 0: none */
 };
 
@@ -62,7 +63,7 @@ static void run_usage(FILE *f)
 {
 	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
 	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
-	      "                     [-v] -- CMD [ARG...]\n"
+	      "                     [--user USER] [-v] -- CMD [ARG...]\n"
 	      "Run CMD in its own cgroup; the kernel denies every file, exec and network\n"
 	      "access the policy does not grant and each violation is printed as it happens.\n"
 	      "  --policy FILE   YAML policy (default: the embedded policies/default.yaml)\n"
@@ -75,6 +76,8 @@ static void run_usage(FILE *f)
 	      "                  exit 124; with limits.time the shorter one applies\n"
 	      "  --no-limits     run even where the policy's memory, cpu and pids limits\n"
 	      "                  cannot be applied (they are not, then)\n"
+	      "  --user USER     run CMD as USER (name or UID[:GID]) instead of the policy's\n"
+	      "                  user; naming root keeps root's capabilities\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
 	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
 	      "Exit status: CMD's own, 128+N if killed by signal N, 124 if the time limit ran\n"
@@ -219,7 +222,8 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
 		{ "dns-refresh", required_argument, NULL, 'D' },
 		{ "timeout", required_argument, NULL, 'T' },
-		{ "no-limits", no_argument, NULL, 'L' }, { 0 } };
+		{ "no-limits", no_argument, NULL, 'L' },
+		{ "user", required_argument, NULL, 'u' }, { 0 } };
 	char *end;
 	long v;
 	int c;
@@ -263,6 +267,13 @@ static int parse_args(struct run *r, int argc, char **argv)
 			}
 			break;
 		case 'L': r->opt.no_limits = 1; break;
+		case 'u':
+			if (!*optarg || strlen(optarg) >= POLICY_USER_MAX) {
+				diag_error("--user takes a user name or UID[:GID], not '%s'", optarg);
+				return -1;
+			}
+			r->opt.user = optarg;
+			break;
 		case 'h': run_usage(stdout); exit(0);
 		default:
 			diag_error("bad option; see 'agentcage run --help'");
@@ -524,6 +535,8 @@ static int build_cage(struct run *r, char **cmd)
 		diag_err(&e);
 		return -1;
 	}
+	if (r->opt.user)
+		snprintf(cp.pol.user, sizeof(cp.pol.user), "%s", r->opt.user);
 	if (prepare_launch(r, &cp.pol, cmd))
 		goto out_policy;
 	if (lsm_bpf_active(err, sizeof(err))) {
