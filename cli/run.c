@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -22,10 +23,13 @@
 #include "kernel/loader.h"
 #include "kernel/lsm.h"
 #include "kernel/pin.h"
+#include "harden/limits.h"
+#include "launch.h"
 #include "policy/compile.h"
 #include "verbs.h"
 
 #define LOST_CHECK_MS 5000
+#define EXIT_TIMEOUT 124   /* the time limit ran out, as timeout(1) */
 
 /* what the command line asks for */
 struct run_opts {
@@ -34,6 +38,9 @@ struct run_opts {
 	int json;
 	FILE *events;              /* --events FILE */
 	unsigned dns_max;          /* --dns-refresh */
+	int no_limits;             /* --no-limits */
+	const char *user;          /* --user: instead of the policy's */
+	unsigned timeout;          /* --timeout, seconds; 0: none */
 };
 
 struct run {
@@ -44,6 +51,10 @@ struct run {
 	struct loader ld;
 	struct cage cage;          /* with its compiled policy, cage.policy */
 	struct dns_refresh dns;    /* re-resolves cage.policy.hosts */
+	struct launch launch;      /* the agent's identity, environment, filter */
+	int limits;                /* the cgroup limits were applied */
+	struct ac_limit_events lev;/* the cage's limit counters last seen */
+	unsigned time_limit;       /* seconds (limits.time or --timeout); 0: none */
 	int64_t clock_off;         /* realtime - boottime, ns */
 	uint64_t lost_reported, suppressed_reported;
 };
@@ -51,7 +62,8 @@ struct run {
 static void run_usage(FILE *f)
 {
 	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
-	      "                     [--dns-refresh SECONDS] [-v] -- CMD [ARG...]\n"
+	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
+	      "                     [--user USER] [-v] -- CMD [ARG...]\n"
 	      "Run CMD in its own cgroup; the kernel denies every file, exec and network\n"
 	      "access the policy does not grant and each violation is printed as it happens.\n"
 	      "  --policy FILE   YAML policy (default: the embedded policies/default.yaml)\n"
@@ -60,10 +72,17 @@ static void run_usage(FILE *f)
 	      "  --events FILE   also append events as JSON lines to FILE\n"
 	      "  --dns-refresh S re-resolve policy hostnames at least every S seconds\n"
 	      "                  (default 300; sooner when their DNS TTL runs out)\n"
+	      "  --timeout D     kill everything in the cage after D (90, 10s, 5m, 1h) and\n"
+	      "                  exit 124; with limits.time the shorter one applies\n"
+	      "  --no-limits     run even where the policy's memory, cpu and pids limits\n"
+	      "                  cannot be applied (they are not, then)\n"
+	      "  --user USER     run CMD as USER (name or UID[:GID]) instead of the policy's\n"
+	      "                  user; naming root keeps root's capabilities\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
 	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
-	      "Exit status: CMD's own, 128+N if killed by signal N, 125 if agentcage failed,\n"
-	      "126 if CMD could not be executed, 127 if it was not found.\n", f);
+	      "Exit status: CMD's own, 128+N if killed by signal N, 124 if the time limit ran\n"
+	      "out, 125 if agentcage failed, 126 if CMD could not be executed, 127 if it was\n"
+	      "not found.\n", f);
 }
 
 static int64_t ns_of(clockid_t id)
@@ -174,13 +193,37 @@ static void reload(struct run *r)
 		  p->ns.n, p->rs.nunix);
 }
 
+/* --timeout: seconds, or a number with s, m or h, above 0 (limits.time's form) */
+static int parse_duration(const char *s, unsigned *out)
+{
+	unsigned long long n = 0, mult = 1;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9' && n <= 0xffffffffULL; p++)
+		n = n * 10 + (unsigned)(*p - '0');
+	if (p == s)
+		return -1;
+	if (*p && !p[1])
+		mult = *p == 's' ? 1 : *p == 'm' ? 60 : *p == 'h' ? 3600 : 0;
+	else if (*p)
+		mult = 0;
+	n *= mult;
+	if (!n || n > 0xffffffffULL)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
 static int parse_args(struct run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' }, { "mode", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' }, { "events", required_argument, NULL, 'e' },
 		{ "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
-		{ "dns-refresh", required_argument, NULL, 'D' }, { 0 } };
+		{ "dns-refresh", required_argument, NULL, 'D' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "no-limits", no_argument, NULL, 'L' },
+		{ "user", required_argument, NULL, 'u' }, { 0 } };
 	char *end;
 	long v;
 	int c;
@@ -215,6 +258,21 @@ static int parse_args(struct run *r, int argc, char **argv)
 				return -1;
 			}
 			r->opt.dns_max = (unsigned)v;
+			break;
+		case 'T':
+			if (parse_duration(optarg, &r->opt.timeout)) {
+				diag_error("--timeout takes a duration such as 90 (seconds), 10s, 5m "
+					   "or 1h, above 0, not '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 'L': r->opt.no_limits = 1; break;
+		case 'u':
+			if (!*optarg || strlen(optarg) >= POLICY_USER_MAX) {
+				diag_error("--user takes a user name or UID[:GID], not '%s'", optarg);
+				return -1;
+			}
+			r->opt.user = optarg;
 			break;
 		case 'h': run_usage(stdout); exit(0);
 		default:
@@ -269,51 +327,96 @@ static int start_guard(struct run *r)
 	return p[1];
 }
 
-/* The child: wait until it is in the cage with its policy, then exec. */
-static void child(int sync_fd, int err_fd, char **cmd, const sigset_t *old)
+/* A limit was hit: an event like the kernel's, made here (no task: pid null). */
+static void limit_event(struct run *r, const char *what, unsigned long long count)
 {
-	char c;
+	struct ac_event ev;
 
+	memset(&ev, 0, sizeof(ev));
+	ev.ts_ns = ns_of(CLOCK_BOOTTIME);
+	ev.cgroup = r->cage.cg.id;
+	ev.uid = r->launch.id.uid;
+	ev.op = AC_OP_LIMIT;
+	ev.action = AC_DENIED;
+	ev.flags = AC_EV_ARG;
+	ev.arg = count > 0xffffffffULL ? 0xffffffffU : (uint32_t)count;
+	ev.path_len = strlen(what);
+	memcpy(ev.path, what, ev.path_len + 1);
+	on_event(r, &ev, sizeof(ev));
+}
+
+/* memory.events oom_kill and pids.events max: an event for each change */
+static void check_limits(struct run *r)
+{
+	struct ac_limit_events d;
+
+	if (!r->limits)
+		return;
+	ac_limits_read_events(r->cage.cg.path, &r->lev, &d, NULL);
+	if (d.oom_kill)
+		limit_event(r, "memory", d.oom_kill);
+	if (d.pids_max)
+		limit_event(r, "pids", d.pids_max);
+}
+
+/* the counters' files signal a change as an inotify IN_MODIFY */
+static int watch_limits(struct run *r, int ep)
+{
+	static const char *const files[] = { "memory.events", "pids.events" };
+	struct epoll_event ev = { .events = EPOLLIN };
+	char path[PATH_MAX + 32];
 	int fd;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	sigprocmask(SIG_SETMASK, old, NULL);
-	/* a session and process group of its own, away from agentcage's, and
-	 * the OOM killer's ordinary view of it (agentcage's is -1000) */
-	setsid();
-	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "0", 1) != 1)
-		_exit(EXIT_AGENTCAGE);
-	close(fd);
-	if (read(sync_fd, &c, 1) != 1)
-		_exit(EXIT_AGENTCAGE);        /* agentcage died: never run unconfined */
-	execvp(cmd[0], cmd);
-	c = (char)errno;
-	if (write(err_fd, &c, 1) < 0)
-		_exit(EXIT_AGENTCAGE);
-	_exit(errno == ENOENT ? 127 : 126);
+	if (!r->limits || (fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0)
+		return -1;
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", r->cage.cg.path, files[i]);
+		inotify_add_watch(fd, path, IN_MODIFY);
+	}
+	ev.data.fd = fd;
+	epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+	return fd;
+}
+
+/* the time limit ran out: everything in the cage goes */
+static void time_out(struct run *r, pid_t pid)
+{
+	diag_warn("the time limit of %u s ran out; killing everything in the cage", r->time_limit);
+	limit_event(r, "time", r->time_limit);
+	cgroup_kill_all(&r->cage.cg);
+	kill(pid, SIGKILL);   /* with isolate: [pid], the reaper outside the cage */
 }
 
 static int wait_loop(struct run *r, pid_t pid, int sfd)
 {
-	int ep = epoll_create1(EPOLL_CLOEXEC), status = 0;
+	int ep = epoll_create1(EPOLL_CLOEXEC), status = 0, ifd, timed_out = 0;
 	struct epoll_event ev = { .events = EPOLLIN }, out[4];
-	int64_t next_lost = ns_of(CLOCK_MONOTONIC) + (int64_t)LOST_CHECK_MS * 1000000;
+	int64_t now = ns_of(CLOCK_MONOTONIC);
+	int64_t next_lost = now + (int64_t)LOST_CHECK_MS * 1000000;
+	int64_t deadline = r->time_limit ? now + (int64_t)r->time_limit * 1000000000 : INT64_MAX;
 
 	ev.data.fd = sfd;
 	epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev);
 	ev.data.fd = loader_epoll_fd(&r->ld);
 	epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
+	ifd = watch_limits(r, ep);
 	for (;;) {
-		int dfd = dns_refresh_fd(&r->dns), n;
+		int dfd = dns_refresh_fd(&r->dns), n, wait_ms = LOST_CHECK_MS;
 
 		if (dfd >= 0) {    /* re-added: a reload replaces the resolver */
 			ev.data.fd = dfd;
 			epoll_ctl(ep, EPOLL_CTL_ADD, dfd, &ev);
 		}
-		n = epoll_wait(ep, out, 4, LOST_CHECK_MS);
+		now = ns_of(CLOCK_MONOTONIC);
+		if (!timed_out && deadline - now < (int64_t)wait_ms * 1000000)
+			wait_ms = deadline > now ? (int)((deadline - now) / 1000000) + 1 : 0;
+		n = epoll_wait(ep, out, 4, wait_ms);
 
 		loader_poll(&r->ld);
+		if (!timed_out && ns_of(CLOCK_MONOTONIC) >= deadline) {
+			timed_out = 1;
+			time_out(r, pid);
+		}
 		if (ns_of(CLOCK_MONOTONIC) >= next_lost) {
 			report_lost(r, 0);
 			next_lost = ns_of(CLOCK_MONOTONIC) + (int64_t)LOST_CHECK_MS * 1000000;
@@ -323,6 +426,14 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 
 			if (out[i].data.fd == dns_refresh_fd(&r->dns)) {
 				refresh_hosts(r);
+				continue;
+			}
+			if (out[i].data.fd == ifd && ifd >= 0) {
+				char buf[4096];
+
+				while (read(ifd, buf, sizeof(buf)) > 0)
+					;
+				check_limits(r);
 				continue;
 			}
 			if (out[i].data.fd != sfd)
@@ -335,7 +446,12 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 			}
 			if (waitpid(pid, &status, WNOHANG) == pid) {
 				loader_poll(&r->ld);
+				check_limits(r);
 				close(ep);
+				if (ifd >= 0)
+					close(ifd);
+				if (timed_out)
+					return EXIT_TIMEOUT;
 				return WIFEXITED(status) ? WEXITSTATUS(status) :
 				       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : EXIT_AGENTCAGE;
 			}
@@ -361,7 +477,55 @@ static int pin_run(struct run *r, struct ac_error *e)
 
 /* The programs loaded and the cage made, with its first policy: 0, or -1
  * (reported, everything undone). */
-static int build_cage(struct run *r)
+/* What the launch needs, before any program loads: a bad user or a limit
+ * this host cannot apply stops the run here. */
+static int prepare_launch(struct run *r, const struct policy *p, char **cmd)
+{
+	const struct policy_limits *l = &p->limits;
+	struct cage_cgroup cg = { 0 };
+	struct ac_error e;
+	char err[1024];
+
+	if (launch_prepare(&r->launch, p, r->tmpdir, cmd, &e)) {
+		diag_err(&e);
+		return -1;
+	}
+	r->time_limit = l->time;
+	if (r->opt.timeout && (!r->time_limit || r->opt.timeout < r->time_limit))
+		r->time_limit = r->opt.timeout;
+	if (!l->memory && !l->cpu_milli && !l->pids)
+		return 0;
+	if (r->opt.no_limits) {
+		diag_warn("--no-limits: the policy's memory, cpu and pids limits are not applied");
+		return 0;
+	}
+	if (cgroup_parent(&cg, err, sizeof(err))) {
+		diag_error_code(AC_E_CGROUP_UNAVAILABLE, "%s", err);
+		return -1;
+	}
+	if (ac_limits_check(cg.parent, l, &e)) {
+		diag_err(&e);
+		return -1;
+	}
+	r->limits = 1;
+	return 0;
+}
+
+/* The cage made: its limits, ${CAGE_TMP} to the agent, cgroup.procs open. */
+static int ready_cage(struct run *r)
+{
+	struct ac_error e;
+
+	if ((r->limits && ac_limits_apply(r->cage.cg.parent, r->cage.cg.path,
+					  &r->cage.policy.pol.limits, &e)) ||
+	    launch_cage(&r->launch, r->tmpdir, r->cage.cg.path, &e)) {
+		diag_err(&e);
+		return -1;
+	}
+	return 0;
+}
+
+static int build_cage(struct run *r, char **cmd)
 {
 	struct compiled_policy cp;
 	struct ac_error e;
@@ -371,6 +535,10 @@ static int build_cage(struct run *r)
 		diag_err(&e);
 		return -1;
 	}
+	if (r->opt.user)
+		snprintf(cp.pol.user, sizeof(cp.pol.user), "%s", r->opt.user);
+	if (prepare_launch(r, &cp.pol, cmd))
+		goto out_policy;
 	if (lsm_bpf_active(err, sizeof(err))) {
 		diag_error_code(AC_E_KERNEL_NO_BPF_LSM, "%s", err);
 		goto out_policy;
@@ -389,8 +557,7 @@ static int build_cage(struct run *r)
 		cage_teardown(&r->cage);
 		goto out_loader;
 	}
-	if (pin_run(r, &e)) {
-		diag_err(&e);
+	if (pin_run(r, &e) ? (diag_err(&e), 1) : ready_cage(r)) {
 		pin_remove(r->pins);
 		cage_teardown(&r->cage);
 		loader_close(&r->ld);
@@ -420,16 +587,17 @@ static void destroy_cage(struct run *r)
 static pid_t start_command(struct run *r, char **cmd, int *guard_fd, const sigset_t *old,
 			   int *ret)
 {
-	int sync_p[2] = { -1, -1 }, err_p[2] = { -1, -1 };
+	int err_p[2] = { -1, -1 };
+	struct ac_child_fail f;
+	struct ac_error e;
 	pid_t pid = -1;
 	sigset_t pend;
-	char e;
 
 	if ((*guard_fd = start_guard(r)) < 0) {
 		diag_error("cannot start the guard process: %s", strerror(errno));
 		return -1;
 	}
-	if (pipe2(sync_p, O_CLOEXEC) || pipe2(err_p, O_CLOEXEC)) {
+	if (pipe2(err_p, O_CLOEXEC)) {
 		diag_error("cannot set up signals and pipes: %s", strerror(errno));
 		goto out;
 	}
@@ -443,44 +611,28 @@ static pid_t start_command(struct run *r, char **cmd, int *guard_fd, const sigse
 			      sigismember(&pend, SIGTERM) ? SIGTERM : SIGQUIT);
 		goto out;
 	}
-	setenv("TMPDIR", r->tmpdir, 1);
 	pid = fork();
 	if (pid < 0) {
 		diag_error("fork: %s", strerror(errno));
 		goto out;
 	}
 	if (pid == 0) {
-		close(sync_p[1]);
 		close(err_p[0]);
-		child(sync_p[0], err_p[1], cmd, old);
+		launch_child(&r->launch, err_p[1], old);   /* joins the cage itself */
 	}
-	close(sync_p[0]);
 	close(err_p[1]);
-	sync_p[0] = err_p[1] = -1;
-	if (cgroup_move(&r->cage.cg, pid)) {
-		diag_error("cannot move the command into cgroup %s: %s", r->cage.cg.path,
-			   strerror(errno));
-		goto kill;
+	err_p[1] = -1;
+	/* end of file: it executed cmd (the pipe is close-on-exec) */
+	if (read(err_p[0], &f, sizeof(f)) == sizeof(f)) {
+		if (!strcmp(f.step, "exec"))
+			diag_error("cannot execute %s: %s", cmd[0], strerror(f.err));
+		else
+			diag_err((ac_child_fail_error(&f, &e), &e));
 	}
-	/* in the cage with its policy: now it may exec */
-	if (write(sync_p[1], "g", 1) != 1)
-		goto kill;
-	close(sync_p[1]);
-	sync_p[1] = -1;
-	if (read(err_p[0], &e, 1) == 1)
-		diag_error("cannot execute %s: %s", cmd[0], strerror(e));
-	goto out;
-kill:
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	pid = -1;
 out:
-	for (int i = 0; i < 2; i++) {
-		if (sync_p[i] >= 0)
-			close(sync_p[i]);
+	for (int i = 0; i < 2; i++)
 		if (err_p[i] >= 0)
 			close(err_p[i]);
-	}
 	return pid;
 }
 
@@ -498,7 +650,8 @@ static void oom_protect(void)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run r = { .opt = { .mode_override = MODE_UNSET, .dns_max = NET_REFRESH_MAX } };
+	struct run r = { .opt = { .mode_override = MODE_UNSET, .dns_max = NET_REFRESH_MAX },
+			 .launch = { .procs_fd = -1 } };
 	int argi, sfd = -1, ret = EXIT_AGENTCAGE, guard_fd = -1;
 	sigset_t mask, old;
 	pid_t pid;
@@ -539,7 +692,7 @@ int cmd_run(int argc, char **argv)
 	}
 	r.vars.cwd = r.cwd;
 	r.vars.cage_tmp = r.tmpdir;
-	if (build_cage(&r))
+	if (build_cage(&r, argv + argi))
 		goto out_tmp;
 	oom_protect();     /* before the guard and the command are forked */
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -567,5 +720,6 @@ out_tmp:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (r.opt.events)
 		fclose(r.opt.events);
+	launch_free(&r.launch);
 	return ret;
 }

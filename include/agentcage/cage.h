@@ -54,6 +54,8 @@ enum ac_op {
 	AC_OP_READLINK,     /* readlink of a symlink the cage may not read */
 	AC_OP_PERF,         /* perf_event_open */
 	AC_OP_DEVICE,       /* a device node the cage may not use; arg: major << 20 | minor */
+	AC_OP_LIMIT,        /* a limit was hit (from userspace); path: memory, pids or time;
+			     * arg: how often since the last event (OOM kills, forks refused) */
 	AC_OP__MAX
 };
 

@@ -5,12 +5,13 @@
  * reports a failure as a struct ac_child_fail the child sends to the parent.
  *
  * The order in the child (see each header):
- *   1. ac_ns_enter          unshare IPC (+ isolate), private mounts, lo up,
- *                           fresh session keyring (needs CAP_SYS_ADMIN)
+ *   1. ac_ns_enter          unshare IPC (+ isolate), private mounts, lo up
+ *                           (needs CAP_SYS_ADMIN)
  *   2. ac_ns_pid_fork       with isolate: [pid] only: fork PID 1, the middle
  *                           process waits and passes its status on
  *   3. ac_limits_join       move itself into the cage cgroup (after this the
  *                           BPF capable hook refuses CAP_SYS_ADMIN)
+ *   3b. ac_ns_keyring       a fresh session keyring, allocated in the cage
  *   4. ac_fds_close         every descriptor >= 3 but the report pipe
  *   5. ac_identity_drop     groups, gid, uid, all capabilities, no_new_privs,
  *                           RLIMIT_CORE 0, then verified

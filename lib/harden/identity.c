@@ -198,3 +198,14 @@ int ac_identity_verify(const struct ac_identity *id, int check_bounding, struct 
 		return ac_child_fail_set(f, "RLIMIT_CORE is not 0", 0);
 	return 0;
 }
+
+int ac_identity_keep_root(struct ac_child_fail *f)
+{
+	if (syscall(SYS_setgroups, 0, NULL))
+		return ac_child_fail_set(f, "setgroups", errno);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return ac_child_fail_set(f, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
+	if (setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 }))
+		return ac_child_fail_set(f, "setrlimit(RLIMIT_CORE)", errno);
+	return 0;
+}

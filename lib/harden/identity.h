@@ -32,6 +32,10 @@ int ac_identity_resolve(const char *user, uid_t caller_uid, gid_t caller_gid,
  * Without CAP_SETPCAP (a caller that is not root) the bounding set cannot
  * be lowered by anyone; no_new_privs keeps exec from using it. */
 int ac_identity_drop(const struct ac_identity *id, struct ac_child_fail *f);
+/* In the child, for an agent the policy names root (`user: root` or a UID
+ * of 0): root keeps its capabilities (the kernel baseline bounds them);
+ * supplementary groups go, no_new_privs and RLIMIT_CORE 0 are set. */
+int ac_identity_keep_root(struct ac_child_fail *f);
 /* The checks of ac_identity_drop alone (0 = nothing left). */
 int ac_identity_verify(const struct ac_identity *id, int check_bounding, struct ac_child_fail *f);
 #endif

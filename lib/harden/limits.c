@@ -57,18 +57,53 @@ static int has_word(const char *list, const char *word)
 	return 0;
 }
 
-static int enable(const char *parent, const char *ctrl, const char *key, struct ac_error *e)
+static int offered(const char *dir, const char *ctrl)
 {
-	char avail[512] = "", plus[32];
+	char avail[512] = "";
 
-	if (read_text(parent, "cgroup.controllers", avail, sizeof(avail)) || !has_word(avail, ctrl))
-		return ac_error_set(e, AC_E_LIMITS_UNAVAILABLE, "limits.%s needs the cgroup v2 '%s' "
-				    "controller, which %s/cgroup.controllers does not offer (a hybrid "
-				    "host keeps it on cgroup v1); boot with "
-				    "systemd.unified_cgroup_hierarchy=1, or run with --no-limits",
-				    key, ctrl, parent);
+	return !read_text(dir, "cgroup.controllers", avail, sizeof(avail)) && has_word(avail, ctrl);
+}
+
+/* the cgroup above dir (for agentcage's parent: the cgroup2 mount's root) */
+static void above(const char *dir, char *buf, size_t len)
+{
+	char *slash;
+
+	snprintf(buf, len, "%s", dir);
+	if ((slash = strrchr(buf, '/')) && slash != buf)
+		*slash = 0;
+}
+
+/* Can parent get ctrl: offered to it, or to the cgroup above it, which
+ * then enables it for parent (a host without systemd leaves the root's
+ * cgroup.subtree_control empty)? With write, do so. */
+static int enable(const char *parent, const char *ctrl, const char *key, int write,
+		  struct ac_error *e)
+{
+	char up[4200], plus[32];
+
 	snprintf(plus, sizeof(plus), "+%s", ctrl);
-	return write_text(parent, "cgroup.subtree_control", plus, e);
+	if (!offered(parent, ctrl)) {
+		above(parent, up, sizeof(up));
+		if (!offered(up, ctrl))
+			return ac_error_set(e, AC_E_LIMITS_UNAVAILABLE, "limits.%s needs the cgroup "
+					    "v2 '%s' controller, which %s/cgroup.controllers does not "
+					    "offer (a hybrid host keeps it on cgroup v1); boot with "
+					    "systemd.unified_cgroup_hierarchy=1, or run with --no-limits",
+					    key, ctrl, up);
+		if (write && write_text(up, "cgroup.subtree_control", plus, e))
+			return -1;
+	}
+	return write ? write_text(parent, "cgroup.subtree_control", plus, e) : 0;
+}
+
+int ac_limits_check(const char *parent, const struct policy_limits *l, struct ac_error *e)
+{
+	if ((l->memory && enable(parent, "memory", "memory", 0, e)) ||
+	    (l->cpu_milli && enable(parent, "cpu", "cpu", 0, e)) ||
+	    (l->pids && enable(parent, "pids", "pids", 0, e)))
+		return -1;
+	return 0;
 }
 
 int ac_limits_apply(const char *parent, const char *cage, const struct policy_limits *l,
@@ -77,9 +112,10 @@ int ac_limits_apply(const char *parent, const char *cage, const struct policy_li
 	char buf[64];
 
 	/* a missing controller stops before anything is written in the cage */
-	if ((l->memory && enable(parent, "memory", "memory", e)) ||
-	    (l->cpu_milli && enable(parent, "cpu", "cpu", e)) ||
-	    (l->pids && enable(parent, "pids", "pids", e)))
+	if (ac_limits_check(parent, l, e) ||
+	    (l->memory && enable(parent, "memory", "memory", 1, e)) ||
+	    (l->cpu_milli && enable(parent, "cpu", "cpu", 1, e)) ||
+	    (l->pids && enable(parent, "pids", "pids", 1, e)))
 		return -1;
 	if (l->memory) {
 		snprintf(buf, sizeof(buf), "%llu", l->memory);

@@ -12,7 +12,13 @@
 /* cpu.max for cpu_milli thousandths of a CPU: "50000 100000" for 500. */
 int ac_limits_cpu_max(unsigned cpu_milli, char *buf, size_t len);
 
-/* Enable the controllers l needs in parent's cgroup.subtree_control, then
+/* Can the controllers l needs be had for parent (offered to parent, or to
+ * the cgroup above it)? 0, or AC_E_LIMITS_UNAVAILABLE with the cause and
+ * the fix. Writes nothing. */
+int ac_limits_check(const char *parent, const struct policy_limits *l, struct ac_error *e);
+
+/* Enable the controllers l needs in parent's cgroup.subtree_control (and,
+ * where the cgroup above parent does not pass one on yet, there), then
  * write memory.max + memory.swap.max 0, cpu.max and pids.max in cage (a
  * child of parent). A controller missing from parent's cgroup.controllers
  * (a hybrid host keeps it on cgroup v1) is AC_E_LIMITS_UNAVAILABLE, with

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "harden/fds.h"
 #include "harden/ns.h"
 #include "policy/policy.h"
 
@@ -56,6 +57,11 @@ int ac_ns_enter(unsigned isolate, struct ac_child_fail *f)
 		return ac_child_fail_set(f, "mount(/, MS_REC|MS_PRIVATE)", errno);
 	if ((isolate & POLICY_ISO_NET) && lo_up(f))
 		return -1;
+	return 0;
+}
+
+int ac_ns_keyring(struct ac_child_fail *f)
+{
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
 		return ac_child_fail_set(f, "keyctl(KEYCTL_JOIN_SESSION_KEYRING)", errno);
 	return 0;
@@ -84,8 +90,11 @@ int ac_ns_pid_fork(unsigned isolate, struct ac_child_fail *f)
 		return 0;
 	if ((pid = fork()) < 0)
 		return ac_child_fail_set(f, "fork (PID 1 of the pid namespace)", errno);
-	if (pid > 0)
+	if (pid > 0) {
+		/* it holds nothing open: a pipe's end-of-file must follow PID 1 */
+		ac_fds_close(-1, NULL);
 		wait_and_exit(pid);
+	}
 	/* a /proc of the new namespace; its mount must be made from inside it */
 	if ((isolate & POLICY_ISO_MOUNT) &&
 	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))

@@ -107,24 +107,31 @@ static int denied(scmp_filter_ctx ctx, const struct plist *deny, struct ac_error
 	return 0;
 }
 
-int ac_seccomp_ctx(const struct policy *p, scmp_filter_ctx *out, struct ac_error *e)
+static int ctx_for(const struct policy *p, int with_builtin, scmp_filter_ctx *out,
+		   struct ac_error *e)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 
 	if (!ctx)
 		return ac_error_set(e, AC_E_NOMEM, "seccomp_init failed");
 	/* only the native architecture: int $0x80 and x32 calls are bad-arch */
-	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(EPERM)) ||
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+			     with_builtin ? SCMP_ACT_ERRNO(EPERM) : SCMP_ACT_ALLOW) ||
 	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0)) {
 		seccomp_release(ctx);
 		return ac_error_set(e, AC_E_SYSTEM, "seccomp_attr_set failed");
 	}
-	if (builtin(ctx, p->isolate, e) || denied(ctx, &p->sys_deny, e)) {
+	if ((with_builtin && builtin(ctx, p->isolate, e)) || denied(ctx, &p->sys_deny, e)) {
 		seccomp_release(ctx);
 		return -1;
 	}
 	*out = ctx;
 	return 0;
+}
+
+int ac_seccomp_ctx(const struct policy *p, scmp_filter_ctx *out, struct ac_error *e)
+{
+	return ctx_for(p, 1, out, e);
 }
 
 /* libseccomp 2.5 exports only to a descriptor: a memfd, read back */
@@ -150,17 +157,28 @@ static int export(scmp_filter_ctx ctx, struct ac_seccomp *out, struct ac_error *
 	return 0;
 }
 
-int ac_seccomp_build(const struct policy *p, struct ac_seccomp *out, struct ac_error *e)
+static int build(const struct policy *p, int with_builtin, struct ac_seccomp *out,
+		 struct ac_error *e)
 {
 	scmp_filter_ctx ctx;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (ac_seccomp_ctx(p, &ctx, e))
+	if (ctx_for(p, with_builtin, &ctx, e))
 		return -1;
 	ret = export(ctx, out, e);
 	seccomp_release(ctx);
 	return ret;
+}
+
+int ac_seccomp_build(const struct policy *p, struct ac_seccomp *out, struct ac_error *e)
+{
+	return build(p, 1, out, e);
+}
+
+int ac_seccomp_build_deny(const struct policy *p, struct ac_seccomp *out, struct ac_error *e)
+{
+	return build(p, 0, out, e);
 }
 
 int ac_seccomp_load(const struct ac_seccomp *f, struct ac_child_fail *fail)

@@ -24,6 +24,9 @@ struct ac_seccomp {
 int ac_seccomp_ctx(const struct policy *p, scmp_filter_ctx *out, struct ac_error *e);
 /* Before fork: the filter for p, exported to a BPF program. */
 int ac_seccomp_build(const struct policy *p, struct ac_seccomp *out, struct ac_error *e);
+/* The same with syscalls.deny alone, no built-in rules, every architecture
+ * allowed: for an agent the policy names root (the kernel baseline alone). */
+int ac_seccomp_build_deny(const struct policy *p, struct ac_seccomp *out, struct ac_error *e);
 /* In the child (async-signal-safe), after PR_SET_NO_NEW_PRIVS. */
 int ac_seccomp_load(const struct ac_seccomp *f, struct ac_child_fail *fail);
 void ac_seccomp_free(struct ac_seccomp *f);

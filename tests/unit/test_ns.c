@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* harden/ns in forked children as root: each namespace and the session
- * keyring differ from the parent's after ac_ns_enter, lo is up in the new
+ * keyring differ from the parent's after ac_ns_enter + ac_ns_keyring, lo is up in the new
  * network namespace, the pid child is PID 1. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -51,7 +51,7 @@ static int enter(void *arg)
 	struct before *b = arg;
 	struct ac_child_fail f;
 
-	if (ac_ns_enter(b->isolate, &f)) {
+	if (ac_ns_enter(b->isolate, &f) || ac_ns_keyring(&f)) {
 		fprintf(stderr, "%s: %s\n", f.step, strerror(f.err));
 		return 10;
 	}

@@ -5,6 +5,7 @@
 echo "# baseline: agentcage and its guard"
 mkdir -p /srv/ro-alive /srv/rw-alive; echo fine > /srv/ro-alive/ok; rm -f /srv/rw-alive/*
 cat > $T/alive.yaml <<Y
+user: root
 name: alive
 files:
   read: [/usr, /lib, /lib64, /etc/ld.so.cache, /proc, /dev/null, /srv/ro-alive]

@@ -7,6 +7,7 @@
 # cage's own tasks) is shown to work. Sourced by e2e.sh and e2e-one.sh.
 X=$H/isolate
 cat > $T/iso.yaml <<Y
+user: root
 name: iso
 files:
   read: [/usr, /lib, /lib64, /etc, /proc, /sys/fs/cgroup, /dev, $H]

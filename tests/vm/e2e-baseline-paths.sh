@@ -10,6 +10,7 @@ echo varsecret > /var/lib/ac-paths/x
 echo protected > /srv/pp$T/f; echo control > /srv/pp$T/g
 echo orig > /srv/pp-ro/f
 cat > $T/paths.yaml <<Y
+user: root
 name: paths
 files:
   read: [/usr, /lib, /lib64, /etc/ld.so.cache, /dev/null, /proc, /srv/pp, /srv/pp-ro, $H]

@@ -8,6 +8,7 @@ echo "# kernel baseline: host surface"
 S=$T/surface; mkdir -p $S
 # a policy that grants everything: read, write and exec of /, loopback
 cat > $S/all.yaml <<Y
+user: root
 name: surface
 files:
   read: [/]
@@ -147,6 +148,7 @@ expect "  ... outside a cage, SIOCSIFFLAGS and SIOCSIFMTU work" 0 /bin/sh -c "py
 if [ -n "${loopdev:-}" ] && mkdir -p /run/surface-ext4 && mount $loopdev /run/surface-ext4; then
 	E=/run/surface-ext4; mkdir -p $E/ro $E/rw; echo x > $E/ro/f; echo x > $E/rw/f
 	cat > $S/io.yaml <<Y
+user: root
 name: surface-io
 files:
   read: [/]
@@ -174,6 +176,7 @@ echo "## readlink"
 mkdir -p /run/surface-rl/hidden /run/surface-rl/open
 ln -sf /some/target /run/surface-rl/hidden/link; ln -sf /other/target /run/surface-rl/open/link
 cat > $S/rl.yaml <<Y
+user: root
 name: surface-rl
 files:
   read: [/usr, /lib, /lib64, /etc/ld.so.cache, /run/surface-rl/open]

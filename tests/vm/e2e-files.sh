@@ -6,6 +6,7 @@ mkdir -p /srv/ro/d /srv/rw /tmp/agent-work
 echo original > /srv/ro/f; echo secret > /srv/ro/secret
 ln -s /etc/shadow /srv/rw/shadow-link
 cat > $T/fs.yaml <<Y
+user: root
 name: fs
 files:
   read: [/usr, /lib, /lib64, /etc/ld.so.cache, /etc/locale.alias, /dev/null, /srv/ro, /proc]
@@ -17,19 +18,19 @@ Y
 P="$AC run --policy $T/fs.yaml --events $T/ev.json --"
 
 echo "# the python code-runner scenario"
-out=$(cd /tmp/agent-work && $AC run --policy $repo/policies/python-runner.yaml --events $T/py.json -- \
+out=$(cd /tmp/agent-work && $AC run --user root --policy $repo/policies/python-runner.yaml --events $T/py.json -- \
 	/usr/bin/python3 -c 'print(sum(i * i for i in range(10)))' 2>&1)
 [ "$out" = 285 ] && ok "safe python code prints its result" || no "safe python code prints its result" "$out"
-expect "python reading /etc/shadow is denied" 1 $AC run --policy $repo/policies/python-runner.yaml \
+expect "python reading /etc/shadow is denied" 1 $AC run --user root --policy $repo/policies/python-runner.yaml \
 	--events $T/py.json -- /usr/bin/python3 -c 'open("/etc/shadow").read()'
 event "  ... reported as open_read of /etc/shadow" $T/py.json op=open_read path=/etc/shadow action=denied cage=python-runner comm=python3
-expect "python writing /root/x is denied" 1 $AC run --policy $repo/policies/python-runner.yaml \
+expect "python writing /root/x is denied" 1 $AC run --user root --policy $repo/policies/python-runner.yaml \
 	--events $T/py.json -- /usr/bin/python3 -c 'open("/root/x", "w").write("x")'
 event "  ... reported as create of /root/x" $T/py.json op=create path=/root/x action=denied
 [ ! -e /root/x ] && ok "  ... and /root/x does not exist" || no "  ... and /root/x does not exist"
-expect "python may write /tmp/agent-work" 0 $AC run --policy $repo/policies/python-runner.yaml -- \
+expect "python may write /tmp/agent-work" 0 $AC run --user root --policy $repo/policies/python-runner.yaml -- \
 	/usr/bin/python3 -c 'open("/tmp/agent-work/out", "w").write("x")'
-expect "python may not run a shell (exec.allow)" 1 $AC run --policy $repo/policies/python-runner.yaml \
+expect "python may not run a shell (exec.allow)" 1 $AC run --user root --policy $repo/policies/python-runner.yaml \
 	--events $T/py.json -- /usr/bin/python3 -c 'import subprocess; subprocess.run(["/bin/sh", "-c", "true"])'
 event "  ... reported as exec of /usr/bin/dash" $T/py.json op=exec path=/usr/bin/dash
 
@@ -126,6 +127,7 @@ event "  ... reported as mmap_exec" $T/ev.json op=mmap_exec path=$T/libm.so
 
 echo "# containment"
 cat > $T/cg.yaml <<Y
+user: root
 files:
   read: [/usr, /lib, /lib64, /etc/ld.so.cache, /dev/null, /proc, /sys/fs/cgroup]
   write: [/sys/fs/cgroup/agentcage]
@@ -149,6 +151,7 @@ event "  ... reported as signal" $T/ev.json op=signal
 echo "# io_uring"
 U=$repo/build/uring-test
 cat > $T/uring.yaml <<Y
+user: root
 name: uring
 files:
   read: [/usr, /lib, /lib64, /etc/ld.so.cache, /srv/ro, $U]
@@ -296,7 +299,7 @@ $AC run --policy $T/fs.yaml --json -- /bin/cat /etc/shadow 2>&1 >/dev/null | gre
 event "--json prints JSON events on stderr" $T/stderr.json op=open_read path=/etc/shadow
 out=$($AC run --policy $T/fs.yaml -- /bin/cat /etc/shadow 2>&1 >/dev/null)
 case "$out" in *"DENY"*'op=open_read path="/etc/shadow"'*) ok "plain events are one readable line";; *) no "plain events" "$out";; esac
-expect "the default policy denies /etc/shadow" 1 /bin/sh -c "cd $T && $AC run -- /bin/cat /etc/shadow"
-expect "the default policy allows writing the current directory" 0 /bin/sh -c "cd $T && $AC run -- /bin/sh -c 'echo x > in-cwd'"
-expect "the default policy denies writing elsewhere" 2 /bin/sh -c "cd $T && $AC run -- /bin/sh -c 'echo x > /srv/rw/x'"
+expect "the default policy denies /etc/shadow" 1 /bin/sh -c "cd $T && $AC run --user root -- /bin/cat /etc/shadow"
+expect "the default policy allows writing the current directory" 0 /bin/sh -c "cd $T && $AC run --user root -- /bin/sh -c 'echo x > in-cwd'"
+expect "the default policy denies writing elsewhere" 2 /bin/sh -c "cd $T && $AC run --user root -- /bin/sh -c 'echo x > /srv/rw/x'"
 expect "the default policy refuses to run from / (it would grant write to /)" 125 /bin/sh -c "cd / && $AC run -- /bin/true"

@@ -13,7 +13,8 @@ serve() { # serve NAME CMD...: start a server outside any cage, wait until it li
 }
 netpol() { # netpol FILE LINES...: a policy that runs python3, plus the network lines
 	local f=$1; shift
-	{ echo "files:"
+	{ echo "user: root"
+	  echo "files:"
 	  echo "  read: [/usr, /lib, /lib64, /etc, /proc, /dev, $repo/tests]"
 	  echo "  write: [$T, /dev/null, '\${CAGE_TMP}']"
 	  echo "exec:"
@@ -144,14 +145,14 @@ cage_net $T/u.yaml /usr/bin/python3 -c 'import socket, os
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.bind(os.environ["TMPDIR"] + "/own.sock"); s.listen()
 c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); c.connect(os.environ["TMPDIR"] + "/own.sock"); print("own")'
 [ $st = 1 ] && ok "a policy without \${CAGE_TMP} under unix cannot reach its own tmp sockets" || no "own tmp socket refused" "$st $out"
-expect "the default policy reaches sockets in its own \${CAGE_TMP}" 0 /bin/sh -c "cd $T && $AC run -- /usr/bin/python3 -c '
+expect "the default policy reaches sockets in its own \${CAGE_TMP}" 0 /bin/sh -c "cd $T && $AC run --user root -- /usr/bin/python3 -c '
 import socket, os
 p = os.environ[\"TMPDIR\"] + \"/own.sock\"
 s = socket.socket(socket.AF_UNIX); s.bind(p); s.listen()
 c = socket.socket(socket.AF_UNIX); c.connect(p)'"
 
 echo "# the default policy and python's urllib"
-expect "the default policy: urllib.request fails at once" 1 /bin/sh -c "cd $T && $AC run -- /usr/bin/python3 -c '
+expect "the default policy: urllib.request fails at once" 1 /bin/sh -c "cd $T && $AC run --user root -- /usr/bin/python3 -c '
 import time, urllib.request
 t = time.monotonic()
 try:
@@ -159,7 +160,7 @@ try:
 except Exception as e:
     print(type(e).__name__, e)
     raise SystemExit(1 if time.monotonic() - t < 1 else 3)'"
-sed 's/^network:/network:\n  allow: [127.0.0.1:9180\/tcp]/' $repo/policies/default.yaml > $T/web.yaml
+sed 's/^network:/network:\n  allow: [127.0.0.1:9180\/tcp]/' $repo/policies/default.yaml > $T/web.yaml; echo 'user: root' >> $T/web.yaml
 expect "  ... and succeeds when its peer is allowed" 0 /bin/sh -c "cd $T && $AC run --policy $T/web.yaml -- /usr/bin/python3 -c '
 import urllib.request
 assert urllib.request.urlopen(\"http://127.0.0.1:9180/\", timeout=10).status == 200'"

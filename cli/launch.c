@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include "harden/fds.h"
+#include "harden/limits.h"
+#include "harden/ns.h"
+#include "diag.h"
+#include "launch.h"
+
+extern char **environ;
+
+static const char *env_value(char *const *env, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; env && *env; env++)
+		if (!strncmp(*env, name, len) && (*env)[len] == '=')
+			return *env + len + 1;
+	return NULL;
+}
+
+/* execvp's search, done before fork with the agent's PATH (the child must
+ * not allocate); an empty PATH element is the current directory */
+static int candidates(struct launch *l, char **cmd, struct ac_error *e)
+{
+	const char *path = env_value(l->env.envp, "PATH");
+	size_t n = 1, i = 0;
+
+	if (!path || strchr(cmd[0], '/'))
+		path = "";
+	for (const char *p = path; *p; p++)
+		n += *p == ':';
+	if (!(l->cands = calloc(n + 2, sizeof(char *))))
+		return ac_error_set(e, AC_E_NOMEM, "out of memory");
+	if (strchr(cmd[0], '/') || !*cmd[0]) {
+		l->cands[i++] = strdup(cmd[0]);
+	} else {
+		for (const char *p = path;; p++) {
+			const char *end = strchrnul(p, ':');
+			int len = (int)(end - p);
+
+			if (asprintf(&l->cands[i], "%.*s%s%s", len, p, len ? "/" : "", cmd[0]) < 0)
+				l->cands[i] = NULL;
+			if (!l->cands[i++] || !*end)
+				break;
+			p = end;
+		}
+	}
+	for (size_t j = 0; j < i; j++)
+		if (!l->cands[j])
+			return ac_error_set(e, AC_E_NOMEM, "out of memory");
+	l->cmd = cmd;
+	return 0;
+}
+
+int launch_prepare(struct launch *l, const struct policy *p, const char *cage_tmp, char **cmd,
+		   struct ac_error *e)
+{
+	memset(l, 0, sizeof(*l));
+	l->procs_fd = -1;
+	l->parent = getpid();
+	l->isolate = p->isolate;
+	if (ac_identity_resolve(p->user, getuid(), getgid(), &l->id, e))
+		return -1;
+	/* only a policy that names root gets a privileged agent */
+	l->privileged = p->user[0] && l->id.uid == 0;
+	if (ac_env_build(p, &l->id, cage_tmp, environ, &l->env, e))
+		return -1;
+	if ((l->privileged ? ac_seccomp_build_deny(p, &l->sc, e) : ac_seccomp_build(p, &l->sc, e)))
+		return -1;
+	return candidates(l, cmd, e);
+}
+
+int launch_cage(struct launch *l, const char *cage_tmp, const char *cgroup, struct ac_error *e)
+{
+	char path[PATH_MAX + 16];
+
+	if (chown(cage_tmp, l->id.uid, l->id.gid))
+		return ac_error_set(e, AC_E_SYSTEM, "cannot give %s to %u:%u: %s", cage_tmp,
+				    (unsigned)l->id.uid, (unsigned)l->id.gid, strerror(errno));
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+	if ((l->procs_fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return ac_error_set(e, AC_E_CGROUP, "cannot open %s: %s", path, strerror(errno));
+	return 0;
+}
+
+static void fail_exit(int err_fd, const struct ac_child_fail *f, int status)
+{
+	if (write(err_fd, f, sizeof(*f)) < 0)
+		_exit(EXIT_AGENTCAGE);
+	_exit(status);
+}
+
+/* execvp's rules over the prepared candidates: go on past ENOENT, ENOTDIR
+ * and EACCES (reported if nothing else is found), stop at anything else */
+static void exec_cmd(const struct launch *l, int err_fd)
+{
+	struct ac_child_fail f;
+	int err = ENOENT, denied = 0;
+
+	for (char **c = l->cands; *c; c++) {
+		execve(*c, l->cmd, l->env.envp);
+		err = errno;
+		if (err == EACCES || err == EPERM)
+			denied = err;
+		else if (err != ENOENT && err != ENOTDIR)
+			break;
+	}
+	if ((err == ENOENT || err == ENOTDIR) && denied)
+		err = denied;
+	ac_child_fail_set(&f, "exec", err);
+	fail_exit(err_fd, &f, err == ENOENT || err == ENOTDIR ? 127 : 126);
+}
+
+void launch_child(const struct launch *l, int err_fd, const sigset_t *old)
+{
+	struct ac_child_fail f = { "", 0 };
+	int fd;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != l->parent)
+		_exit(EXIT_AGENTCAGE);     /* agentcage died: never run unconfined */
+	sigprocmask(SIG_SETMASK, old, NULL);
+	/* a session and process group of its own, away from agentcage's (and
+	 * without a controlling terminal), and the OOM killer's ordinary view
+	 * of it (agentcage's is -1000) */
+	if (setsid() < 0)
+		fail_exit(err_fd, (ac_child_fail_set(&f, "setsid", errno), &f), EXIT_AGENTCAGE);
+	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "0", 1) != 1)
+		fail_exit(err_fd, (ac_child_fail_set(&f, "oom_score_adj", errno), &f),
+			  EXIT_AGENTCAGE);
+	close(fd);
+	/* harden.h's order: namespaces while CAP_SYS_ADMIN still works, then
+	 * the cage, the keyring from inside it, and the drop */
+	if (ac_ns_enter(l->isolate, &f) || ac_ns_pid_fork(l->isolate, &f) ||
+	    ac_limits_join(l->procs_fd, &f) || ac_ns_keyring(&f) || ac_fds_close(err_fd, &f) ||
+	    (l->privileged ? ac_identity_keep_root(&f) : ac_identity_drop(&l->id, &f)) ||
+	    ac_seccomp_load(&l->sc, &f))
+		fail_exit(err_fd, &f, EXIT_AGENTCAGE);
+	exec_cmd(l, err_fd);
+	_exit(EXIT_AGENTCAGE);
+}
+
+void launch_free(struct launch *l)
+{
+	ac_env_free(&l->env);
+	ac_seccomp_free(&l->sc);
+	for (size_t i = 0; l->cands && l->cands[i]; i++)
+		free(l->cands[i]);
+	free(l->cands);
+	l->cands = NULL;
+	if (l->procs_fd >= 0)
+		close(l->procs_fd);
+	l->procs_fd = -1;
+}
