@@ -20,12 +20,12 @@ files:
 exec:
   allow: [/usr/bin/cat]
 Y
-out=$($AC run --policy $T/cat.yaml --events $T/cat.json -- /usr/bin/cat $T/hello 2>&1); st=$?
+out=$($AC run --user root --policy $T/cat.yaml --events $T/cat.json -- /usr/bin/cat $T/hello 2>&1); st=$?
 [ $st = 0 ] && [ "$out" = hello ] && ok "exec.allow [/usr/bin/cat] alone: cat runs (the default libraries)" \
 	|| no "cat with the default libraries" "status $st: $out"
 # the same with no libraries at all: the kernel cannot map the loader
 sed 's|allow: \[/usr/bin/cat\]|allow: [/usr/bin/cat]\n  libraries: []|' $T/cat.yaml > $T/nolib.yaml
-out=$($AC run --policy $T/nolib.yaml --events $T/nolib.json -- /usr/bin/cat $T/hello 2>&1); st=$?
+out=$($AC run --user root --policy $T/nolib.yaml --events $T/nolib.json -- /usr/bin/cat $T/hello 2>&1); st=$?
 [ $st != 0 ] && [ "${out#*hello}" = "$out" ] && ok "  ... and with libraries: [] it cannot start" \
 	|| no "cat without libraries" "status $st: $out"
 event "  ... the loader's mapping refused (mmap_exec)" $T/nolib.json op=mmap_exec path=$LDR action=denied
@@ -67,7 +67,7 @@ files:
 exec:
   allow: [/usr/bin/python3, /usr/bin/cat]
 Y
-out=$($AC run --policy $T/py.yaml --events $T/py.json -- /usr/bin/python3 $T/drive.py $T 2>/dev/null)
+out=$($AC run --user root --policy $T/py.yaml --events $T/py.json -- /usr/bin/python3 $T/drive.py $T 2>/dev/null)
 [ "$(line cat)" = "cat status 0 hello" ] && ok "python3 runs cat (both programs)" || no "cat from python" "$out"
 [ "$(line ld-id)" = "ld-id refused 1" ] && ok "the loader run on a denied program is refused (EPERM)" \
 	|| no "ld.so /usr/bin/id" "$out"
@@ -91,7 +91,7 @@ exec:
   libraries: [/usr/lib, /lib, /lib64, $T/w]
 Y
 rm -f $T/w/evil.so
-out=$($AC run --policy $T/py2.yaml --events $T/py2.json -- /usr/bin/python3 $T/drive.py $T 2>/dev/null)
+out=$($AC run --user root --policy $T/py2.yaml --events $T/py2.json -- /usr/bin/python3 $T/drive.py $T 2>/dev/null)
 case "$(line ld-id)" in "ld-id status 0"*|"ld-id refused"*) no "ld.so maps /usr/bin/id" "$out";;
 	"ld-id status "*) ok "the loader as a program cannot map a denied program";; *) no "ld.so /usr/bin/id" "$out";; esac
 event "  ... reported as mmap_exec of /usr/bin/id" $T/py2.json op=mmap_exec path=/usr/bin/id action=denied
@@ -102,7 +102,7 @@ python3 $EV $T/py2.json --none path=$T/w/evil.so && ok "  ... without an event" 
 
 # python-runner: python3 and nothing else
 mkdir -p /tmp/agent-work
-out=$(cd /tmp/agent-work && $AC run --policy $repo/policies/python-runner.yaml --events $T/pr.json -- \
+out=$(cd /tmp/agent-work && $AC run --user root --policy $repo/policies/python-runner.yaml --events $T/pr.json -- \
 	/usr/bin/python3 -c '
 import ctypes, subprocess, sys
 print(sum(i * i for i in range(10)), ctypes.CDLL("libc.so.6").abs(-3))
