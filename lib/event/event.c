@@ -64,6 +64,10 @@ static const char *event_arg(const struct ac_event *e, char *buf, size_t len, in
 	case AC_OP_DEVICE:
 		snprintf(buf, len, "%u:%u", e->arg >> 20, e->arg & 0xfffff);
 		return "device";
+	case AC_OP_PTRACE:
+		*quote = 0;
+		snprintf(buf, len, "%u", e->arg);
+		return "target";
 	}
 	*quote = 0;
 	snprintf(buf, len, "%u", e->arg);
