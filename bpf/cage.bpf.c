@@ -253,6 +253,9 @@ int BPF_PROG(ac_file_open, struct file *file, int ret)
 	 * inode; an open from userspace always has f_inode == d_inode. */
 	if (file->f_inode != file->f_path.dentry->d_inode || stacked_fs_layer_open(file))
 		return 0;
+	/* /proc/<pid> of a task outside the cage, whatever the policy (isolate.bpf.h) */
+	if ((r = isolate_proc_open(c, cgid, file)))
+		return r;
 	mode = file->f_mode;
 	if (!created_here(c, file, mode)) {
 		r = check_path(c, cgid, file->f_path.dentry, file->f_path.mnt,

@@ -8,7 +8,8 @@
  *    outside the cage (CLONE_PARENT);
  *  - no access of any ptrace mode to a task outside the cage (/proc/PID/
  *    environ, maps, fd, cwd, root, mem, process_vm_readv, pidfd_getfd,
- *    kcmp), no perf_event_open at all;
+ *    kcmp), nor any file of its /proc/<pid> directory (cmdline, stat,
+ *    status, ...), no perf_event_open at all;
  *  - no signal from the cage to a task outside it, also through a file's
  *    owner (F_SETOWN, O_ASYNC, SIGURG);
  *  - no typing into a terminal (TIOCSTI, TIOCLINUX).
@@ -131,8 +132,9 @@ static __always_inline int refuse_outside(struct task_struct *target, __u32 op)
 }
 
 /* Every mode, read included: /proc/PID/environ, maps, fd, cwd, root, ns
- * (PTRACE_MODE_READ), mem, process_vm_readv/writev, pidfd_getfd, ptrace
- * itself (ATTACH), kcmp (READ, both tasks). A check the kernel makes for
+ * (PTRACE_MODE_READ), mem, process_vm_readv/writev, pidfd_getfd, setns by
+ * pidfd, ptrace itself (ATTACH), kcmp (READ, both tasks); the event's arg is
+ * the target's pid. A check the kernel makes for
  * itself with PTRACE_MODE_NOAUDIT (the wchan and stack fields of
  * /proc/PID/stat, which every `ps` reads) is refused without an event: it
  * only blanks those fields, and would otherwise report each process. */
@@ -149,7 +151,66 @@ int BPF_PROG(ac_ptrace_access_check, struct task_struct *child, unsigned int mod
 		return 0;
 	if (mode & PTRACE_MODE_NOAUDIT_)
 		return c->audit ? 0 : -EPERM;
-	return isolate_verdict(c, cgid, AC_OP_PTRACE, 0, false);
+	return isolate_verdict(c, cgid, AC_OP_PTRACE, BPF_CORE_READ(child, pid), true);
+}
+
+/* /proc/<pid> of a task outside the cage, read included, whatever the
+ * policy's read grants: cmdline, stat, status, io, the directory itself, its
+ * task/<tid> entries, net/ (another namespace's sockets), the files the
+ * kernel does not guard with a ptrace check. procfs keeps the struct pid of
+ * a per-process entry in its inode (struct proc_inode, around the vfs
+ * inode); the files of /proc/<pid>/net have none, so the entry under the
+ * root that leads to them decides. /proc/self is the caller's own
+ * directory: its own and its cage's processes stay readable. Called by
+ * file_open for caged tasks; one read for a file on any other filesystem. */
+#define PROC_MAGIC_ 0x9fa0
+#define PROC_WALK_MAX 16
+
+static __always_inline struct pid *proc_pid_of(struct inode *inode)
+{
+	struct proc_inode *pi;
+
+	if (!inode || !bpf_core_type_exists(struct proc_inode))
+		return NULL;
+	pi = (void *)inode - bpf_core_field_offset(struct proc_inode, vfs_inode);
+	return BPF_CORE_READ(pi, pid);
+}
+
+/* The task of a struct pid (pid_task(pid, PIDTYPE_PID)), or NULL once it is gone. */
+static __always_inline struct task_struct *proc_pid_task(struct pid *pid)
+{
+	struct hlist_node *first = BPF_CORE_READ(pid, tasks[0].first);
+
+	if (!first)
+		return NULL;
+	return (void *)first - bpf_core_field_offset(struct task_struct, pid_links);
+}
+
+static __always_inline int isolate_proc_open(struct ac_cage *c, __u64 cgid, struct file *file)
+{
+	struct dentry *d = BPF_CORE_READ(file, f_path.dentry);
+	struct task_struct *t;
+	struct pid *pid;
+	__u32 nr = 0;
+
+	if (BPF_CORE_READ(d, d_sb, s_magic) != PROC_MAGIC_)
+		return 0;
+	pid = proc_pid_of(BPF_CORE_READ(file, f_inode));
+	for (int i = 0; !pid && i < PROC_WALK_MAX; i++) {
+		struct dentry *p = BPF_CORE_READ(d, d_parent);
+
+		if (p == d || BPF_CORE_READ(p, d_parent) == p)
+			break;          /* d is the root, or a child of it */
+		d = p;
+	}
+	if (!pid)
+		pid = proc_pid_of(BPF_CORE_READ(d, d_inode));
+	if (!pid || !(t = proc_pid_task(pid)) || task_in_cage(t, cgid))
+		return 0;
+	/* the number in the initial namespace, as events name pids */
+	bpf_probe_read_kernel(&nr, sizeof(nr), (void *)pid + bpf_core_field_offset(struct pid, numbers) +
+			      bpf_core_field_offset(struct upid, nr));
+	return isolate_verdict(c, cgid, AC_OP_PTRACE, nr, true);
 }
 
 /* kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo and
@@ -219,7 +280,7 @@ int BPF_PROG(ac_file_set_fowner, struct file *file)
 		return 0;
 	}
 	if (bpf_map_update_elem(&fown_cage, &key, &cgid, BPF_ANY))
-		stat_inc(AC_STAT_LOST);   /* full: delivery triggered outside goes unchecked */
+		stat_inc(AC_STAT_MAP_FULL);   /* delivery triggered outside goes unchecked */
 	return 0;
 }
 

@@ -263,7 +263,11 @@ static __always_inline int net_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
 	return verdict_net(c, NULL, cgid, op, 0, 0, peer);
 }
 
-/* Check a socket address given to connect, bind or sendmsg on an IP socket. */
+static __always_inline int check_unix_bind(struct ac_cage *c, __u64 cgid, struct sockaddr *sa,
+					   int addrlen);
+
+/* Check a socket address given to connect, bind or sendmsg on an IP socket
+ * (and bind on a unix one: check_unix_bind). */
 static __always_inline int check_sockaddr(struct socket *sock, struct sockaddr *sa, int addrlen,
 					  __u32 op)
 {
@@ -278,6 +282,8 @@ static __always_inline int check_sockaddr(struct socket *sock, struct sockaddr *
 		return 0;
 	sk = BPF_CORE_READ(sock, sk);
 	sk_family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	if (sk_family == AF_UNIX_ && op == AC_OP_BIND)
+		return check_unix_bind(c, cgid, sa, addrlen);
 	if (sk_family != AF_INET_ && sk_family != AF_INET6_)
 		return 0;       /* unix and netlink have hooks of their own */
 	peer.proto = BPF_CORE_READ(sk, sk_protocol);
@@ -414,6 +420,46 @@ int BPF_PROG(ac_netlink_send, struct sock *sk, struct sk_buff *skb, int ret)
 	return net_verdict(c, cgid, AC_OP_SEND, &peer);
 }
 
+/* The trie key of an abstract name of n bytes (after its leading NUL) at
+ * kernel address name, in s->key under policy, and its event form '@' + name
+ * in s->buf[0..n]; 0, or -1 when it cannot be read. */
+static __always_inline int abstract_key(struct scratch *s, __u32 policy, const char *name, __u32 n)
+{
+	s->buf[0] = '@';
+	barrier_var(n);
+	if (bpf_core_read(&s->buf[1], n & 127, name))
+		return -1;
+	__builtin_memset(&s->key, 0, sizeof(s->key));
+	s->key.policy = policy;
+	s->key.prefixlen = 32 + (AC_ABSTRACT_HDR + n) * 8;
+	ac_abstract_hdr(s->key.path, n);
+	if (bpf_core_read(&s->key.path[AC_ABSTRACT_HDR], n & 127, name))
+		return -1;
+	return 0;
+}
+
+/* The abstract name socket sk is bound to: its length after the leading NUL
+ * (at most AC_UNIX_NAME_MAX) in *n, the name in *name; 0 when it has one,
+ * 1 when it has none (unnamed, or a path socket), -1 when it is unreadable. */
+static __always_inline int unix_abstract_name(struct sock *sk, const char **name, __u32 *n)
+{
+	struct unix_address *a = BPF_CORE_READ((struct unix_sock *)sk, addr);
+	int len;
+
+	if (!a)
+		return 1;
+	len = BPF_CORE_READ(a, len);   /* sa_family, then the name */
+	if (len < 3)
+		return 1;
+	if (BPF_CORE_READ(a, name[0].sun_path[0]) != 0)
+		return BPF_CORE_READ((struct unix_sock *)sk, path.dentry) ? 1 : -1;
+	*n = len - 3;                   /* abstract: a NUL, then n bytes */
+	if (*n > AC_UNIX_NAME_MAX)
+		return -1;
+	*name = (const char *)&a->name[0].sun_path[1];
+	return 0;
+}
+
 /* A unix socket peer must be listed under network.unix: a path socket by the
  * path of its inode, an abstract one by its exact name. Unnamed peers
  * (socketpair, inherited) have no name anyone could reach: allowed. */
@@ -422,10 +468,10 @@ static __always_inline int check_unix_in(struct ac_cage *c, __u64 cgid, struct s
 {
 	struct ac_event_net peer = { .family = AF_UNIX_ };
 	struct unix_sock *u = (struct unix_sock *)other;
-	struct unix_address *a;
+	const char *name = NULL;
 	struct dentry *d;
-	__u32 start = 0, n;
-	int len;
+	__u32 start = 0, n = 0;
+	int len, r;
 
 	d = BPF_CORE_READ(u, path.dentry);
 	if (d) {
@@ -437,36 +483,70 @@ static __always_inline int check_unix_in(struct ac_cage *c, __u64 cgid, struct s
 			return 0;
 		goto deny;
 	}
-	a = BPF_CORE_READ(u, addr);
-	if (!a)
+	r = unix_abstract_name(other, &name, &n);
+	if (r > 0)
 		return 0;
-	len = BPF_CORE_READ(a, len);   /* sa_family, then the name */
-	if (len < 3)
-		return 0;
-	n = len - 3;                    /* abstract: a NUL, then n bytes */
-	if (n > AC_UNIX_NAME_MAX)
-		goto unresolved;
-	s->buf[0] = '@';
-	barrier_var(n);
-	if (bpf_core_read(&s->buf[1], n & 127, (char *)&a->name[0].sun_path[1]))
-		goto unresolved;
-	if (BPF_CORE_READ(a, name[0].sun_path[0]) != 0)
-		goto unresolved;             /* a path name without a dentry */
-	__builtin_memset(&s->key, 0, sizeof(s->key));
-	s->key.policy = c->net_policy;
-	s->key.prefixlen = 32 + (AC_ABSTRACT_HDR + n) * 8;
-	ac_abstract_hdr(s->key.path, n);
-	if (bpf_core_read(&s->key.path[AC_ABSTRACT_HDR], n & 127, (char *)&a->name[0].sun_path[1]))
+	if (r < 0 || abstract_key(s, c->net_policy, name, n))
 		goto unresolved;
 	if (bpf_map_lookup_elem(&unix_rules, &s->key))
 		return 0;
-	start = 0;
 	len = n + 1;
 	goto deny;
 unresolved:
 	len = -1;
 deny:
 	return verdict_net(c, s, cgid, AC_OP_UNIX_CONNECT, start, len, &peer);
+}
+
+/* The cage whose task created socket sk (the cgroup v2 the kernel records in
+ * sk_cgrp_data when the socket is made), or NULL: two reads and a compare
+ * for a socket of a cgroup no deeper than agentcage's parent. */
+static __always_inline struct ac_cage *sock_cage(struct sock *sk, __u64 *cgid)
+{
+	struct cgroup *cg = BPF_CORE_READ(sk, sk_cgrp_data.cgroup);
+	struct cgroup *up;
+
+	if (!cg || BPF_CORE_READ(cg, level) <= (int)cage_parent_level)
+		return NULL;
+	up = BPF_CORE_READ(cg, ancestors[cage_parent_level & 63]);
+	if (BPF_CORE_READ(up, kn, id) != cage_parent_cgid)
+		return NULL;
+	up = BPF_CORE_READ(cg, ancestors[(cage_parent_level + 1) & 63]);
+	*cgid = BPF_CORE_READ(up, kn, id);
+	return bpf_map_lookup_elem(&cages, cgid);
+}
+
+/* A socket bound in a cage is reachable from outside it (an uncaged task,
+ * another cage) only under a name that cage's unix list names: abstract
+ * names have no permissions of their own. Path sockets are files, whose
+ * permissions and place the cage's file rules govern. own: the caller's
+ * cage, 0 outside every cage. The refusal is reported in the socket's cage. */
+static __always_inline int check_unix_out(struct sock *other, __u64 own)
+{
+	struct ac_event_net peer = { .family = AF_UNIX_ };
+	struct scratch_cpu *pc;
+	const char *name = NULL;
+	struct scratch *s;
+	struct ac_cage *oc;
+	__u64 ocgid = 0;
+	__u32 n = 0;
+	int r;
+
+	oc = sock_cage(other, &ocgid);
+	if (!oc || ocgid == own)
+		return 0;
+	r = unix_abstract_name(other, &name, &n);
+	if (r > 0)
+		return 0;
+	s = scratch_get(&pc);
+	if (!s || r < 0 || abstract_key(s, oc->net_policy, name, n))
+		r = verdict_net(oc, s, ocgid, AC_OP_UNIX_CONNECT, 0, -1, &peer);
+	else if (bpf_map_lookup_elem(&unix_rules, &s->key))
+		r = 0;
+	else
+		r = verdict_net(oc, s, ocgid, AC_OP_UNIX_CONNECT, 0, n + 1, &peer);
+	scratch_put(pc);
+	return r;
 }
 
 static __always_inline int check_unix(struct sock *other)
@@ -480,11 +560,48 @@ static __always_inline int check_unix(struct sock *other)
 
 	c = current_cage(&cgid);
 	if (!c)
-		return 0;
+		return check_unix_out(other, 0);
 	s = scratch_get(&pc);
 	if (!s)
 		return verdict_net(c, s, cgid, AC_OP_UNIX_CONNECT, 0, -1, &peer);
 	r = check_unix_in(c, cgid, s, other);
+	scratch_put(pc);
+	if (r)
+		return r;
+	return check_unix_out(other, cgid);
+}
+
+/* bind of an abstract name by a caged task: only names its unix list names
+ * (a name is a rendezvous anyone in the network namespace can reach).
+ * Autobind (no name given) draws a random name, which check_unix_out guards;
+ * a path name is a file creation that path_mknod checks; a malformed address
+ * is the kernel's to refuse. 0 or the verdict. */
+static __always_inline int check_unix_bind(struct ac_cage *c, __u64 cgid, struct sockaddr *sa,
+					   int addrlen)
+{
+	struct ac_event_net peer = { .family = AF_UNIX_ };
+	const char *name = (const char *)sa + 3;   /* sun_family, the NUL */
+	struct scratch_cpu *pc;
+	struct scratch *s;
+	__u16 family = 0;
+	__u8 first = 1;
+	__u32 n;
+	int r;
+
+	if (!sa || addrlen <= 2 || addrlen > 3 + AC_UNIX_NAME_MAX)
+		return 0;
+	bpf_probe_read_kernel(&family, sizeof(family), sa);
+	bpf_probe_read_kernel(&first, 1, (const char *)sa + 2);
+	if (family != AF_UNIX_ || first)
+		return 0;
+	n = addrlen - 3;
+	s = scratch_get(&pc);
+	if (!s || abstract_key(s, c->net_policy, name, n))
+		r = verdict_net(c, s, cgid, AC_OP_BIND, 0, -1, &peer);
+	else if (bpf_map_lookup_elem(&unix_rules, &s->key))
+		r = 0;
+	else
+		r = verdict_net(c, s, cgid, AC_OP_BIND, 0, n + 1, &peer);
 	scratch_put(pc);
 	return r;
 }

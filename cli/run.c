@@ -56,7 +56,7 @@ struct run {
 	struct ac_limit_events lev;/* the cage's limit counters last seen */
 	unsigned time_limit;       /* seconds (limits.time or --timeout); 0: none */
 	int64_t clock_off;         /* realtime - boottime, ns */
-	uint64_t lost_reported, suppressed_reported;
+	uint64_t lost_reported, suppressed_reported, full_reported;
 };
 
 static void run_usage(FILE *f)
@@ -115,6 +115,7 @@ static void report_lost(struct run *r, int final)
 {
 	uint64_t lost = loader_stat(&r->ld, AC_STAT_LOST);
 	uint64_t supp = loader_stat(&r->ld, AC_STAT_SUPPRESSED);
+	uint64_t full = loader_stat(&r->ld, AC_STAT_MAP_FULL);
 
 	if (lost > r->lost_reported) {
 		diag_warn("%llu events lost because the ring buffer was full (decisions were "
@@ -131,6 +132,12 @@ static void report_lost(struct run *r, int final)
 		diag_warn("%llu events lost in total", (unsigned long long)lost);
 	if (final && supp)
 		diag_warn("%llu dropped-packet events not shown in total", (unsigned long long)supp);
+	if (full > r->full_reported) {
+		diag_warn("%llu file owners set in the cage were not recorded (map full): a signal "
+			  "they get from I/O outside the cage is not checked",
+			  (unsigned long long)(full - r->full_reported));
+		r->full_reported = full;
+	}
 	if (final && diag_verbose)
 		diag_info("%llu file decisions taken from the directory cache",
 			  (unsigned long long)loader_stat(&r->ld, AC_STAT_DIR_HIT));

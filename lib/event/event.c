@@ -68,6 +68,10 @@ static const char *event_arg(const struct ac_event *e, char *buf, size_t len, in
 		*quote = 0;
 		snprintf(buf, len, "%u", e->arg);
 		return "count";
+	case AC_OP_PTRACE:
+		*quote = 0;
+		snprintf(buf, len, "%u", e->arg);
+		return "target";
 	}
 	*quote = 0;
 	snprintf(buf, len, "%u", e->arg);

@@ -117,6 +117,13 @@ Test(json, event_arguments)
 	p = render_event(&e, 0);
 	cr_assert(strstr(p, " device=8:1 path=\"/dev/pts/0\"\n"), "%s", p);
 	free(p);
+	e.op = AC_OP_PTRACE;
+	e.arg = 4242;    /* the target's pid: a number */
+	e.path_len = 0;
+	j = render_event(&e, 1);
+	cr_assert(strstr(j, "\"op\":\"ptrace\",\"target\":4242,\"path\":\"\""), "%s", j);
+	free(j);
+	e.path_len = strlen(e.path);
 	e.flags = 0;     /* no argument: no key */
 	j = render_event(&e, 1);
 	cr_assert(!strstr(j, "\"device\":"), "%s", j);

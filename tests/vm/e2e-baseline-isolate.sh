@@ -97,7 +97,8 @@ expect "inside the cage, the same reads of a caged task work" 0 $I /bin/sh -c \
 	"env ISOLATE_SECRET=in sleep 5 & p=\$!; sleep 0.2; grep -q ISOLATE_SECRET=in /proc/\$p/environ && cat /proc/\$p/maps >/dev/null &&
 	readlink /proc/\$p/fd/0 >/dev/null && readlink /proc/\$p/cwd >/dev/null && $X kcmp \$p && $X getfd \$p 0 &&
 	$X vmread \$p \$(head -n 1 /proc/\$p/maps | cut -d- -f1)"
-expect "ps still lists every process in a cage" 0 $I /bin/sh -c "ps -e | grep -q ' $opid '"
+expect "ps in a cage lists its own processes, not those outside (/proc/PID of outside tasks)" 0 $I /bin/sh -c \
+	"ps -e -o pid= | tr -d ' ' | grep -qx \$\$ && ! ps -e -o pid= | tr -d ' ' | grep -qx $opid"
 expect "outside a cage, perf_event_open works" 0 $X perf 0
 expect "perf_event_open is refused in a cage, on itself too" 1 $I $X perf 0
 # the perf_event_open hook, or (Debian's perf_event_paranoid) the CAP_PERFMON check
