@@ -72,7 +72,7 @@ expect "clone(CLONE_PARENT) of a task whose parent is in the cage works" 0 $I /b
 
 echo "# isolation: no ptrace access of any mode to a task outside the cage"
 env ISOLATE_SECRET=s3cr3t sleep 1000 & opid=$!
-sleep 0.2
+for _ in $(seq 300); do [ "$(cat /proc/$opid/comm 2>/dev/null)" = sleep ] && break; sleep 0.1; done
 tr '\0' '\n' < /proc/$opid/environ | grep -q ISOLATE_SECRET=s3cr3t && ok "outside a cage, /proc/PID/environ shows the secret" \
 	|| no "outside a cage, /proc/PID/environ shows the secret"
 out=$($I /bin/cat /proc/$opid/environ 2>&1); st=$?
