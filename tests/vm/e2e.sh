@@ -13,6 +13,9 @@ repo=${1:-/work/main}
 LANES=${LANES:-$(nproc)}
 ALONE="e2e-baseline-alive.sh"
 logs=$(mktemp -d /tmp/e2e-logs.XXXXXX)
+# a kernel that locks up fails the run at once, with its stack on the console
+echo 5 > /proc/sys/kernel/printk
+sysctl -q kernel.softlockup_panic=1 kernel.hung_task_panic=1 kernel.hung_task_timeout_secs=300
 export repo logs
 
 # one SUITE: run it, then print its log whole (under a lock: lanes end at once)
