@@ -3,6 +3,7 @@
 #include "cage_common.bpf.h"
 #include "dircache.bpf.h"
 #include "isolate.bpf.h"
+#include "ipc.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -135,7 +135,7 @@ enum ac_stat {
 	AC_STAT_LOST = 0,        /* ring buffer full */
 	AC_STAT_SUPPRESSED,      /* packet events over the rate limit */
 	AC_STAT_DIR_HIT,         /* file decisions taken from the directory cache */
-	AC_STAT_MAP_FULL,        /* records not kept: their map was full (file owners) */
+	AC_STAT_MAP_FULL,        /* records not kept: their map was full (file owners, IPC objects, keys) */
 	AC_STAT__MAX
 };
 

@@ -77,6 +77,8 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		bpf_program__set_autoload(l->skel->progs.ac_uring_override_creds, n >= 0);
 		n = hook_nargs(btf, "bpf_lsm_file_ioctl_compat");   /* 6.8 on */
 		bpf_program__set_autoload(l->skel->progs.ac_file_ioctl_compat, n >= 0);
+		n = hook_nargs(btf, "bpf_lsm_key_free");   /* gone after 6.9 */
+		bpf_program__set_autoload(l->skel->progs.ac_key_free, n >= 0);
 		n = hook_nargs(btf, "bpf_lsm_path_rename");
 		bpf_program__set_autoload(l->skel->progs.ac_path_rename4, n == 4);
 		bpf_program__set_autoload(l->skel->progs.ac_path_rename5, n != 4);
