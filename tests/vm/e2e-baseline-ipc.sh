@@ -9,6 +9,7 @@
 # line each. Sourced by e2e.sh and e2e-one.sh.
 X=$H/ipc
 cat > $T/ipc.yaml <<Y
+user: root
 name: ipc
 files:
   read: [/usr, /lib, /lib64, /etc, /bin, $H]

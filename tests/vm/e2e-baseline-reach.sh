@@ -11,6 +11,7 @@
 R=$H/reach
 fail0=$fail
 cat > $T/reach.yaml <<Y
+user: root
 name: reach
 files:
   read: [/usr, /lib, /lib64, /etc, /proc, /dev, $H]
