@@ -50,6 +50,16 @@ struct {
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } unix_rules SEC(".maps");
 
+/* Unix sockets no caged task may reach, whatever its unix list names: the
+ * daemon's control socket. Keyed by the socket's sockfs inode number (what
+ * fstat of its descriptor gives), set before it listens. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u64);
+	__type(value, __u8);
+} guarded_socks SEC(".maps");
+
 struct ratelimit {
 	__u64 second;
 	__u64 count;
@@ -460,6 +470,19 @@ static __always_inline int unix_abstract_name(struct sock *sk, const char **name
 	return 0;
 }
 
+/* Is sk a guarded socket? Its sockfs inode follows its struct socket
+ * (struct socket_alloc, include/linux/net.h SOCK_INODE). */
+static __always_inline int guarded(struct sock *sk)
+{
+	struct socket_alloc *so = (struct socket_alloc *)BPF_CORE_READ(sk, sk_socket);
+	__u64 ino;
+
+	if (!so)
+		return 0;
+	ino = BPF_CORE_READ(so, vfs_inode.i_ino);
+	return bpf_map_lookup_elem(&guarded_socks, &ino) != NULL;
+}
+
 /* A unix socket peer must be listed under network.unix: a path socket by the
  * path of its inode, an abstract one by its exact name. Unnamed peers
  * (socketpair, inherited) have no name anyone could reach: allowed. */
@@ -476,13 +499,15 @@ static __always_inline int check_unix_in(struct ac_cage *c, __u64 cgid, struct s
 	d = BPF_CORE_READ(u, path.dentry);
 	if (d) {
 		len = resolve(s, d, BPF_CORE_READ(u, path.mnt), &start);
-		if (len < 0)
+		if (len < 0 || guarded(other))
 			goto deny;
 		make_key(s, c->net_policy, start, len);
 		if (bpf_map_lookup_elem(&unix_rules, &s->key))
 			return 0;
 		goto deny;
 	}
+	if (guarded(other))
+		goto unresolved;
 	r = unix_abstract_name(other, &name, &n);
 	if (r > 0)
 		return 0;

@@ -57,6 +57,10 @@ int server_open(struct daemon *d, struct ac_error *e)
 		return ac_error_set(e, AC_E_USAGE, "a daemon already answers on %s", d->sock_path);
 	close(d->lfd);
 	d->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	/* the kernel refuses every caged connect to it, whatever a policy lists */
+	if (d->lfd < 0 || loader_guard_socket(&d->ld, d->lfd))
+		return ac_error_set(e, AC_E_SYSTEM, "cannot guard the control socket: %s",
+				    strerror(errno));
 	unlink(d->sock_path);
 	old = umask(0177);   /* never reachable by others, not even for a moment */
 	if (bind(d->lfd, (struct sockaddr *)&sa, sizeof(sa))) {

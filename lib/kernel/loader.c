@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include "cage.skel.h"
 #include "net.skel.h"
 #include "policy/netrules.h"
@@ -162,6 +163,18 @@ int loader_attach_cgroup(struct loader *l, const char *path, struct cage_links *
 		return -1;
 	}
 	return 0;
+}
+
+int loader_guard_socket(struct loader *l, int fd)
+{
+	struct stat st;
+	uint64_t ino;
+	uint8_t one = 1;
+
+	if (!l->net || fstat(fd, &st))
+		return -1;
+	ino = st.st_ino;
+	return bpf_map_update_elem(bpf_map__fd(l->net->maps.guarded_socks), &ino, &one, BPF_ANY);
 }
 
 int loader_new_policy_id(struct loader *l, uint32_t *id)

@@ -46,6 +46,9 @@ void loader_detach_cgroup(struct cage_links *cl);
  * directory cache and the created-file marks remember policy ids, so an id
  * is never reused, not even after its rules are gone. -1 when all 2^32 - 1
  * have been used (never wraps). */
+/* No caged task may connect to the unix socket fd, whatever its policy lists
+ * (the daemon's control socket): call before it listens. 0 or -1. */
+int loader_guard_socket(struct loader *l, int fd);
 int loader_new_policy_id(struct loader *l, uint32_t *id);
 /* Write rs's rules under policy id; all or nothing. */
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
