@@ -24,7 +24,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall \
 
 DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcriterion-dev \
 	libseccomp-dev libjson-c-dev pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
-	iproute2 iputils-ping iperf3
+	iproute2 iputils-ping iperf3 python3-pil
 
 LIB_SRC := $(sort $(wildcard lib/*/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/lib/policy/default_policy.o

@@ -71,6 +71,8 @@ out=$("$AC" check "$T/dup.yaml" 2>&1); st=$?
 [ $st = 1 ] && [ "$out" = "$T/dup.yaml:3:3: duplicate key 'read'" ] && ok "check names file, line, column (exit 1)" || no "check error" "$st $out"
 out=$("$AC" check "$repo/policies/python-runner.yaml" 2>&1); st=$?
 [ $st = 0 ] && case "$out" in *"valid: cage 'python-runner'"*) true;; *) false;; esac && ok "check summarises a valid policy" || no "check valid" "$st $out"
+out=$(cd "$T" && "$AC" check "$repo/policies/image-agent.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && [ -z "$out" ] && ok "check: the image agent's policy is valid, with no warning" || no "check image-agent" "$st $out"
 out=$("$AC" check "$repo/policies/web-agent.yaml" 2>&1); st=$?
 [ $st = 0 ] && case "$out" in *"allow  127.0.0.53 port 53, tcp+udp"*"deny   169.254.169.254 any port"*) true;; *) false;; esac \
 	&& ok "check prints the compiled network rules" || no "check network" "$st $out"
