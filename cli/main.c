@@ -94,6 +94,9 @@ int main(int argc, char **argv)
 {
 	int i;
 
+	/* an event line is one write: on a terminal the agent shares, its
+	 * output must never land in the middle of one */
+	setvbuf(stderr, NULL, _IOLBF, 0);
 	libbpf_set_print(print_libbpf);
 	i = global_options(argc, argv);
 	if (i <= 0)

@@ -227,7 +227,7 @@ echo "mode: strict" > $T/bad.yaml
 out=$($AC run --policy $T/bad.yaml -- /bin/true 2>&1)
 case "$out" in *"$T/bad.yaml:1:7:"*) ok "  ... naming file, line and column";; *) no "  ... naming file, line and column" "$out";; esac
 expect "125 for a bad option" 125 $AC run --mode strict -- /bin/true
-expect "check accepts the shipped policies" 0 $AC check $repo/policies/default.yaml $repo/policies/python-runner.yaml $repo/policies/web-agent.yaml
+expect "check accepts the shipped policies" 0 $AC check $repo/policies/default.yaml $repo/policies/python-runner.yaml $repo/policies/web-agent.yaml $repo/policies/image-agent.yaml
 expect "check rejects a bad file (1)" 1 $AC check $T/bad.yaml
 
 echo "# agentcage killed with SIGKILL"
