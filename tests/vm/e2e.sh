@@ -12,7 +12,10 @@ set -u
 repo=${1:-/work/main}
 LANES=${LANES:-$(nproc)}
 ALONE="e2e-baseline-alive.sh"
-logs=$(mktemp -d /tmp/e2e-logs.XXXXXX)
+# the logs go to the host's results directory when there is one (vm.sh's
+# VM_OUT, build/vm/out): a suite's progress can be read there while it runs
+if [ -d /results ] && [ -w /results ]; then logs=/results/e2e-logs; rm -rf "$logs"; mkdir -p "$logs"
+else logs=$(mktemp -d /tmp/e2e-logs.XXXXXX); fi
 # a kernel that locks up fails the run at once, with its stack on the console
 echo 5 > /proc/sys/kernel/printk
 sysctl -q kernel.softlockup_panic=1 kernel.hung_task_panic=1 kernel.hung_task_timeout_secs=300
@@ -21,6 +24,7 @@ export repo logs
 # one SUITE: run it, then print its log whole (under a lock: lanes end at once)
 suite() {
 	local f=$1 t0=$SECONDS
+	echo "# $f: started" >&2
 	bash "$repo/tests/vm/e2e-one.sh" "$repo" "tests/vm/$f" > "$logs/$f.log" 2>&1
 	echo "# $f: exit $?, $((SECONDS - t0)) s" >> "$logs/$f.log"
 	flock "$logs/.lock" cat "$logs/$f.log"
