@@ -169,8 +169,32 @@ static int write_lines(int fd, const char *buf, size_t len)
 struct relay {
 	char in[4096];          /* typed by the caller, not yet taken by the master */
 	size_t in_len, in_off;
+	char err[4096];         /* agentcage's own output, up to a whole line */
+	size_t err_len;
 	int in_open, master_open, err_open, term_ok, stopping;
 };
+
+/* agentcage's stderr (unbuffered: a line may come in pieces) in whole
+ * lines, so that the agent's output does not split them */
+static void relay_err(struct pty *p, struct relay *s)
+{
+	ssize_t n = read(p->err_r, s->err + s->err_len, sizeof(s->err) - s->err_len);
+	size_t out = 0;
+
+	if (n > 0)
+		s->err_len += (size_t)n;
+	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		s->err_open = 0;
+	for (size_t i = 0; i < s->err_len; i++)
+		if (s->err[i] == '\n')
+			out = i + 1;
+	if (!s->err_open || s->err_len == sizeof(s->err))
+		out = s->err_len;
+	if (out && s->term_ok && write_lines(p->term_out, s->err, out))
+		s->term_ok = 0;
+	memmove(s->err, s->err + out, s->err_len - out);
+	s->err_len -= out;
+}
 
 /* One round of poll's results; the master is non-blocking, the caller's
  * terminal is not ours to change (its flags are shared with the shell). */
@@ -202,13 +226,8 @@ static void relay_round(struct pty *p, struct relay *s, const struct pollfd *fds
 		else if (n == 0 || (errno != EAGAIN && errno != EINTR))
 			s->in_open = 0;               /* the caller's terminal hung up */
 	}
-	if (fds[3].revents) {
-		n = read(p->err_r, buf, sizeof(buf));
-		if (n > 0 && s->term_ok && write_lines(p->term_out, buf, (size_t)n))
-			s->term_ok = 0;
-		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-			s->err_open = 0;
-	}
+	if (fds[3].revents)
+		relay_err(p, s);
 }
 
 static void *relay(void *arg)

@@ -266,7 +266,7 @@ int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve
 	}
 	exec_union(rs);
 	/* the terminal the agent already holds as its standard streams, so
-	 * that /dev/stdout (a link to it) and ttyname(3) may reopen it */
+	 * that /proc/self/fd/1 (/dev/stdout) and ttyname(3) may reopen it */
 	if ((v && v->own_tty && add(&rs->files, &rs->nfiles, v->own_tty, AC_WRITE)) ||
 	    build_trie(rs)) {
 		snprintf(err, errlen, "out of memory");
