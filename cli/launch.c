@@ -84,6 +84,8 @@ int launch_cage(struct launch *l, const char *cage_tmp, const char *cgroup, stru
 	if (chown(cage_tmp, l->id.uid, l->id.gid))
 		return ac_error_set(e, AC_E_SYSTEM, "cannot give %s to %u:%u: %s", cage_tmp,
 				    (unsigned)l->id.uid, (unsigned)l->id.gid, strerror(errno));
+	if (l->pty && pty_give(l->pty, l->id.uid, e))
+		return -1;
 	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
 	if ((l->procs_fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 		return ac_error_set(e, AC_E_CGROUP, "cannot open %s: %s", path, strerror(errno));
@@ -127,11 +129,13 @@ void launch_child(const struct launch *l, int err_fd, const sigset_t *old)
 	if (getppid() != l->parent)
 		_exit(EXIT_AGENTCAGE);     /* agentcage died: never run unconfined */
 	sigprocmask(SIG_SETMASK, old, NULL);
-	/* a session and process group of its own, away from agentcage's (and
-	 * without a controlling terminal), and the OOM killer's ordinary view
-	 * of it (agentcage's is -1000) */
+	/* a session and process group of its own, away from agentcage's (its
+	 * controlling terminal is its own pty, or none), and the OOM killer's
+	 * ordinary view of it (agentcage's is -1000) */
 	if (setsid() < 0)
 		fail_exit(err_fd, (ac_child_fail_set(&f, "setsid", errno), &f), EXIT_AGENTCAGE);
+	if (l->pty && pty_child(l->pty, &f))
+		fail_exit(err_fd, &f, EXIT_AGENTCAGE);
 	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, "0", 1) != 1)
 		fail_exit(err_fd, (ac_child_fail_set(&f, "oom_score_adj", errno), &f),

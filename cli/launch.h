@@ -8,6 +8,7 @@
 #include "harden/identity.h"
 #include "harden/seccomp.h"
 #include "policy/policy.h"
+#include "pty.h"
 
 struct launch {
 	struct ac_identity id;
@@ -19,13 +20,15 @@ struct launch {
 	char **cmd;
 	int procs_fd;          /* the cage's cgroup.procs, O_WRONLY */
 	pid_t parent;
+	const struct pty *pty; /* the agent's own terminal (set by run), or NULL */
 };
 
 /* Before the programs load (a bad user fails without the kernel): the
  * identity, environment, seccomp filter and the candidates for cmd. */
 int launch_prepare(struct launch *l, const struct policy *p, const char *cage_tmp, char **cmd,
 		   struct ac_error *e);
-/* Once the cage exists: ${CAGE_TMP} to the agent's uid, cgroup.procs open. */
+/* Once the cage exists: ${CAGE_TMP} and the pty to the agent's uid,
+ * cgroup.procs open. */
 int launch_cage(struct launch *l, const char *cage_tmp, const char *cgroup, struct ac_error *e);
 /* In the child: never returns. A failure goes to err_fd as a struct
  * ac_child_fail (step "exec" when cmd could not be executed; then 126 or

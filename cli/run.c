@@ -25,6 +25,7 @@
 #include "kernel/pin.h"
 #include "harden/limits.h"
 #include "launch.h"
+#include "pty.h"
 #include "policy/compile.h"
 #include "verbs.h"
 
@@ -41,6 +42,7 @@ struct run_opts {
 	int no_limits;             /* --no-limits */
 	const char *user;          /* --user: instead of the policy's */
 	unsigned timeout;          /* --timeout, seconds; 0: none */
+	int no_pty;                /* --no-pty */
 };
 
 struct run {
@@ -52,6 +54,7 @@ struct run {
 	struct cage cage;          /* with its compiled policy, cage.policy */
 	struct dns_refresh dns;    /* re-resolves cage.policy.hosts */
 	struct launch launch;      /* the agent's identity, environment, filter */
+	struct pty pty;            /* the agent's own terminal, when stdin is one */
 	int limits;                /* the cgroup limits were applied */
 	struct ac_limit_events lev;/* the cage's limit counters last seen */
 	unsigned time_limit;       /* seconds (limits.time or --timeout); 0: none */
@@ -63,7 +66,7 @@ static void run_usage(FILE *f)
 {
 	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
 	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
-	      "                     [--user USER] [-v] -- CMD [ARG...]\n"
+	      "                     [--user USER] [--no-pty] [-v] -- CMD [ARG...]\n"
 	      "Run CMD in its own cgroup; the kernel denies every file, exec and network\n"
 	      "access the policy does not grant and each violation is printed as it happens.\n"
 	      "  --policy FILE   YAML policy (default: the embedded policies/default.yaml)\n"
@@ -78,6 +81,8 @@ static void run_usage(FILE *f)
 	      "                  cannot be applied (they are not, then)\n"
 	      "  --user USER     run CMD as USER (name or UID[:GID]) instead of the policy's\n"
 	      "                  user; naming root keeps root's capabilities\n"
+	      "  --no-pty        give CMD the caller's terminal as it is, instead of a\n"
+	      "                  pseudo-terminal of its own relayed by agentcage\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
 	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
 	      "Exit status: CMD's own, 128+N if killed by signal N, 124 if the time limit ran\n"
@@ -230,6 +235,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "dns-refresh", required_argument, NULL, 'D' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "no-limits", no_argument, NULL, 'L' },
+		{ "no-pty", no_argument, NULL, 'P' },
 		{ "user", required_argument, NULL, 'u' }, { 0 } };
 	char *end;
 	long v;
@@ -274,6 +280,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 			}
 			break;
 		case 'L': r->opt.no_limits = 1; break;
+		case 'P': r->opt.no_pty = 1; break;
 		case 'u':
 			if (!*optarg || strlen(optarg) >= POLICY_USER_MAX) {
 				diag_error("--user takes a user name or UID[:GID], not '%s'", optarg);
@@ -316,6 +323,7 @@ static int start_guard(struct run *r)
 	}
 	if (g == 0) {
 		close(p[1]);
+		pty_forget(&r->pty);   /* the agent's terminal hangs up when it is done */
 		setsid();
 		/* the terminal's signals are for agentcage and the command */
 		signal(SIGINT, SIG_IGN);
@@ -448,6 +456,8 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 				if (si.ssi_signo == SIGHUP)
 					reload(r);
+				else if (si.ssi_signo == SIGWINCH)
+					pty_resize(&r->pty);
 				else if (si.ssi_signo != SIGCHLD)
 					kill(-pid, si.ssi_signo);   /* its process group */
 			}
@@ -497,6 +507,7 @@ static int prepare_launch(struct run *r, const struct policy *p, char **cmd)
 		diag_err(&e);
 		return -1;
 	}
+	r->launch.pty = &r->pty;
 	r->time_limit = l->time;
 	if (r->opt.timeout && (!r->time_limit || r->opt.timeout < r->time_limit))
 		r->time_limit = r->opt.timeout;
@@ -681,6 +692,7 @@ int cmd_run(int argc, char **argv)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGQUIT);
+	sigaddset(&mask, SIGWINCH);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	if (geteuid() != 0) {
 		diag_error_code(AC_E_PERMISSION, "agentcage run needs root (CAP_BPF and CAP_SYS_ADMIN to load BPF LSM "
@@ -699,6 +711,9 @@ int cmd_run(int argc, char **argv)
 	}
 	r.vars.cwd = r.cwd;
 	r.vars.cage_tmp = r.tmpdir;
+	if (pty_open(&r.pty, r.opt.no_pty))
+		goto out_tmp;
+	r.vars.own_tty = pty_name(&r.pty);
 	if (build_cage(&r, argv + argi))
 		goto out_tmp;
 	oom_protect();     /* before the guard and the command are forked */
@@ -710,6 +725,10 @@ int cmd_run(int argc, char **argv)
 	pid = start_command(&r, argv + argi, &guard_fd, &old, &ret);
 	if (pid < 0)
 		goto out_cage;
+	if (pty_relay(&r.pty)) {   /* no relay: the agent cannot go on */
+		cgroup_kill_all(&r.cage.cg);
+		kill(pid, SIGKILL);
+	}
 	if (dns_refresh_start(&r.dns, &r.cage.policy.hosts, r.opt.dns_max))
 		diag_warn("cannot start the hostname refresh thread: %s", strerror(errno));
 	ret = wait_loop(&r, pid, sfd);
@@ -724,6 +743,8 @@ out_tmp:
 		diag_warn("cannot remove %s", r.tmpdir);
 	if (guard_fd >= 0)
 		close(guard_fd);     /* the guard exits, and with it the programs */
+	pty_end(&r.pty);     /* the cage is gone: the last output, the modes back,
+	                      * before a pending signal may end agentcage */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (r.opt.events)
 		fclose(r.opt.events);

@@ -265,7 +265,10 @@ int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve
 		return -1;
 	}
 	exec_union(rs);
-	if (build_trie(rs)) {
+	/* the terminal the agent already holds as its standard streams, so
+	 * that /proc/self/fd/1 (/dev/stdout) and ttyname(3) may reopen it */
+	if ((v && v->own_tty && add(&rs->files, &rs->nfiles, v->own_tty, AC_WRITE)) ||
+	    build_trie(rs)) {
 		snprintf(err, errlen, "out of memory");
 		rules_free(rs);
 		return -1;

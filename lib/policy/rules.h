@@ -25,6 +25,8 @@ struct ruleset {
 struct rule_vars {
 	const char *cwd;       /* ${CWD} */
 	const char *cage_tmp;  /* ${CAGE_TMP} */
+	const char *own_tty;   /* the agent's own pty (/dev/pts/N), granted read and
+	                        * write implicitly; NULL: none */
 };
 
 /* Compile p; with resolve_links, an entry whose path exists also covers its

@@ -235,3 +235,20 @@ Test(rules, trie_markers_keep_classes_and_mark_uniform_directories)
 	cr_assert(rules_dir_uniform(&rs, "/home/agent/proj/src", &cls));
 	cr_assert_eq(cls, AC_WRITE);
 }
+
+/* the agent's own pty is granted, and nothing beside it */
+Test(rules, own_tty_granted_alone)
+{
+	char err[512];
+	const char *text = "files:\n  read: [/usr]\n  deny: [/dev]\n";
+	struct rule_vars v = { .cwd = "/w", .cage_tmp = "/t", .own_tty = "/dev/pts/3" };
+
+	cr_assert_eq(policy_parse("t.yaml", text, strlen(text), &pol, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rules_compile(&pol, &v, 0, &rs, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rules_file_class(&rs, "/dev/pts/3"), AC_WRITE);
+	cr_assert_eq(rules_trie_value(&rs, "/dev/pts/3") & AC_CLASS_MASK, AC_WRITE);
+	cr_assert_eq(rules_file_class(&rs, "/dev/pts/30"), AC_DENY);
+	cr_assert_eq(rules_file_class(&rs, "/dev/pts/4"), AC_DENY);
+	cr_assert_eq(rules_file_class(&rs, "/dev/pts"), AC_DENY);
+	cr_assert_eq(rules_file_class(&rs, "/dev/tty"), AC_DENY);
+}
