@@ -3,7 +3,7 @@
 # Boot Debian's 6.1 kernel (BPF LSM active) under QEMU software emulation with
 # the host's / shared read-only, run one guest script, and return its status.
 #   tests/vm/vm.sh run SCRIPT [ARGS...]   run SCRIPT (a host path) as root in the guest
-#   tests/vm/vm.sh test                   the end-to-end suite (tests/vm/e2e.sh)
+#   tests/vm/vm.sh test                   the end-to-end suites, over VM_PAR one-CPU guests
 #   tests/vm/vm.sh bench                  the benchmarks (bench/bench.sh)
 # Guest output goes to the console; the guest's /results is $VM_OUT on the host.
 # VM_ICOUNT=1 runs the guest with one virtual CPU whose clock counts
@@ -49,7 +49,7 @@ run_guest() {
 	local out=${VM_OUT:-$work/out}
 	rm -rf "$out"; mkdir -p "$out"
 	printf '%q ' "$script" "$@" > "$out/cmd"
-	local log=$work/console.log accel=(-accel tcg -cpu max -smp "${VM_SMP:-2}")
+	local log=${VM_LOG:-$work/console.log} accel=(-accel tcg -cpu max -smp "${VM_SMP:-2}")
 	[ "${VM_ICOUNT:-0}" = 1 ] && accel=(-accel tcg -cpu max -smp 1 -icount shift=0,sleep=off)
 	timeout "${VM_TIMEOUT:-3600}" qemu-system-x86_64 "${accel[@]}" -m "${VM_MEM:-2048}" \
 		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
@@ -66,10 +66,36 @@ run_guest() {
 	return "$st"
 }
 
+# The suites, spread over VM_PAR one-CPU guests (default: one per host CPU)
+# run side by side: each suite goes to the guest with the least work so far,
+# the largest first, a file's size standing for its work.
+test_split() {
+	local n=${VM_PAR:-$(nproc)} i f st=0 pids=() sizes=() groups=()
+	[ "$n" -ge 1 ] || n=1
+	rm -f "$work"/console-*.log
+	for ((i = 0; i < n; i++)); do sizes[i]=0; groups[i]=; done
+	for f in $(cd "$repo/tests/vm" && ls -S e2e-*.sh | grep -vx -e e2e-one.sh -e e2e.sh); do
+		local best=0
+		for ((i = 1; i < n; i++)); do [ "${sizes[i]}" -lt "${sizes[best]}" ] && best=$i; done
+		groups[best]="${groups[best]} $f"
+		sizes[best]=$((sizes[best] + $(stat -c %s "$repo/tests/vm/$f")))
+	done
+	for ((i = 0; i < n; i++)); do
+		[ -n "${groups[i]}" ] || continue
+		echo "vm.sh: guest $i runs${groups[i]}"
+		( VM_SMP=1 VM_OUT=$work/out-$i VM_LOG=$work/console-$i.log \
+			run_guest "$repo/tests/vm/e2e.sh" "$repo" ${groups[i]} ) > >(sed -u "s/^/[vm$i] /") &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i" || st=$?; done
+	grep -ah "^vm-e2e: " "$work"/console-*.log | awk '{p += $2; f += $4} END {printf "vm-e2e, all guests: %d passed, %d failed\n", p, f}'
+	return $st
+}
+
 case "${1:-}" in
 run) shift; run_guest "$@" ;;
-test) run_guest "$repo/tests/vm/e2e.sh" "$repo" ;;
+test) test_split ;;
 bench) run_guest "$repo/bench/bench.sh" "$repo" "$([ "${VM_ICOUNT:-0}" = 1 ] && echo icount || echo wall)" \
-	ROUNDS="${ROUNDS:-}" N_OPEN="${N_OPEN:-}" N_CREATE="${N_CREATE:-}" N_EXEC="${N_EXEC:-}" ;;
+	ROUNDS="${ROUNDS:-}" N_OPEN="${N_OPEN:-}" N_CREATE="${N_CREATE:-}" N_EXEC="${N_EXEC:-}" N_SYS="${N_SYS:-}" ;;
 *) echo "usage: $0 run SCRIPT [ARGS...] | test | bench" >&2; exit 125 ;;
 esac
