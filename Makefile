@@ -57,7 +57,7 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=gnu11 $(DEPFLAGS) -c $< -o $@
-$(BUILD)/lib/kernel/loader.o $(BUILD)/lib/kernel/pin.o: $(SKELS)
+$(BUILD)/lib/kernel/loader.o $(BUILD)/lib/kernel/pin.o $(BUILD)/lib/kernel/adopt.o: $(SKELS)
 
 # the embedded default policy: policies/default.yaml is its only source
 $(BUILD)/lib/policy/default_policy.o: lib/policy/default_policy.S policies/default.yaml

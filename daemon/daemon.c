@@ -32,7 +32,8 @@ static void daemon_usage(FILE *f)
 	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
 	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
 	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
-	      "leaves every cage enforced (its pins stay under <bpffs>/agentcage/daemon).\n"
+	      "leaves every cage enforced (its pins stay under <bpffs>/agentcage/daemon);\n"
+	      "a daemon started again adopts them, and their cages, without a gap.\n"
 	      "  --policy-dir DIR  policy files (default " DAEMON_POLICY_DIR ")\n"
 	      "  --socket PATH     control socket (default " PROTO_DEFAULT_SOCKET ")\n"
 	      "  --events FILE     append events as JSON lines to FILE (always: plain on stdout)\n", f);
@@ -240,24 +241,32 @@ static int load(struct daemon *d)
 		return -1;
 	}
 	snprintf(d->pins, sizeof(d->pins), "%s/daemon", root);
+	d->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
 	if (access(d->pins, F_OK) == 0) {
-		diag_error_code(AC_E_USAGE, "%s exists: an earlier daemon's cages are still enforced; "
-				"adopting them is not implemented yet: empty its cages and remove "
-				"%s to start afresh", d->pins, d->pins);
-		d->pins[0] = 0;
-		return -1;
+		/* an earlier daemon's: its cages stay as they are, enforced */
+		if (daemon_adopt(d, on_event, &e)) {
+			diag_err(&e);
+			return -1;
+		}
+		return 0;
 	}
 	if (cage_loader_open(&d->ld, 0, on_event, d, &e)) {
 		diag_err(&e);
 		d->pins[0] = 0;
 		return -1;
 	}
-	d->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
-	if (pin_loader(&d->ld, d->pins, &e)) {
-		diag_err(&e);
-		return -1;
+	if (pin_loader(&d->ld, d->pins, &e))
+		goto fail;
+	if (loader_pin_progs(&d->ld, d->pins, err, sizeof(err))) {
+		ac_error_set(&e, AC_E_KERNEL_ATTACH, "%s", err);
+		goto fail;
 	}
+	if (state_open(d, 1, &e))
+		goto fail;
 	return 0;
+fail:
+	diag_err(&e);
+	return -1;
 }
 
 static int watch(struct daemon *d)
@@ -350,7 +359,7 @@ int cmd_daemon(int argc, char **argv)
 	struct ac_error e = { 0 };
 	int sig;
 
-	d.lfd = d.ifd = d.sfd = -1;
+	d.lfd = d.ifd = d.sfd = d.state_fd = -1;
 	if (parse_args(&d, argc, argv))
 		return EXIT_AGENTCAGE;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -372,8 +381,8 @@ int cmd_daemon(int argc, char **argv)
 			diag_err(&e);
 		goto fail;
 	}
-	diag_info("daemon ready: %zu cages from %s, socket %s, pins %s", d.ncages, d.dir,
-		  d.sock_path, d.pins);
+	diag_info("daemon ready: %zu cages from %s, socket %s, pins %s%s", d.ncages, d.dir,
+		  d.sock_path, d.pins, d.adopted ? " (adopted)" : "");
 	sig = loop(&d);
 	/* the cages stay enforced by their pins; only the socket goes */
 	diag_info("%s: exiting; %zu cages stay enforced (pins in %s)", strsignal(sig), d.ncages,
@@ -382,8 +391,10 @@ int cmd_daemon(int argc, char **argv)
 	server_close(&d);
 	return 0;
 fail:
-	/* nothing is caged yet that needs us: undo it all */
 	server_close(&d);
+	if (d.adopted)
+		return EXIT_AGENTCAGE;   /* the adopted cages stay as they were, enforced */
+	/* nothing is caged yet that needs us: undo it all */
 	for (size_t i = 0; i < d.ncages; i++) {
 		pin_remove(d.cages[i]->pins);
 		cage_teardown(&d.cages[i]->cage);

@@ -24,6 +24,7 @@ struct dcage {
 	uint64_t generation;       /* 1 at install, +1 at every swap */
 	char error[1024];          /* why its file's last read was refused, or "" */
 	int seen;                  /* scan mark */
+	int unbound;               /* adopted, its file not yet found by a scan */
 };
 
 struct client {
@@ -49,6 +50,8 @@ struct daemon {
 	int have_group;
 	struct client *clients[DAEMON_MAX_CLIENTS];
 	uint64_t lost_reported;
+	int adopted;               /* the pinned set was an earlier daemon's */
+	int state_fd;              /* the pinned map-daemon_state (adopt.c) */
 };
 
 /* The result of one file in a scan, for the log and the reload reply. */
@@ -72,6 +75,13 @@ int daemon_scan(struct daemon *d, const char *only, struct scan *out, struct ac_
 void scan_free(struct scan *s);
 struct dcage *daemon_find(struct daemon *d, const char *name);
 struct dcage *daemon_find_cgid(struct daemon *d, uint64_t cgid);
+
+/* restart without a gap (adopt.c): the daemon's own pinned state map
+ * (made with fresh, else opened), saved after every scan; adopting the
+ * pinned set d->pins and its cages */
+int state_open(struct daemon *d, int fresh, struct ac_error *e);
+void state_save(struct daemon *d);
+int daemon_adopt(struct daemon *d, event_fn on_event, struct ac_error *e);
 
 /* the control socket */
 int server_open(struct daemon *d, struct ac_error *e);

@@ -3,7 +3,8 @@
 # agentcage daemon with a policy directory of two cages; processes placed in
 # each cage's cgroup from outside; reloads by rename and their
 # acknowledgement; an invalid edit; the control socket's refusals; SIGKILL
-# of the daemon. Everything it makes is removed at the end.
+# of the daemon and its restart over the pinned set (adoption); a pinned
+# set of another build refused. Everything it makes is removed at the end.
 echo "# the daemon"
 D=$T/pol SOCK=$T/ac.sock DEV=$T/dev.json
 na=dmna$$ nb=dmnb$$        # cage names of this run only
@@ -180,6 +181,53 @@ grep -q "connect errno 1$" $T/ca && ok "a caged root process whose policy does n
 grep -q '"code":"permission.denied".*in a cage' $T/cb && ok "a caged root process whose policy lists it: connects, and the daemon refuses it" \
 	|| no "caged B" "$(cat $T/cb)"
 
+echo "# restart without a gap: SIGKILL, a denial and an edit while down, adoption"
+echo down > /srv/dmn-$$/down
+n0=$(lines $T/pa)
+kill -9 $dpid; wait $dpid 2>/dev/null
+# a one-shot caged read of a file A's policy does not list, while no daemon runs
+cat > $T/once.sh <<S
+echo ready
+while [ ! -e \$1.go ]; do sleep 0.05; done
+cat /srv/dmn-$$/down > /dev/null 2>&1; echo "status \$?"
+S
+exec 7> $T/once
+sh $T/once.sh $T/once >&7 2>&1 & p=$!
+exec 7>&-
+ready $T/once; echo $p > $CG/$na/cgroup.procs; touch $T/once.go; wait $p
+grep -q "^status 1$" $T/once && ok "daemon down: a caged read of a file A does not list is denied" || no "denied while down" "$(cat $T/once)"
+cat /srv/dmn-$$/down > /dev/null && ok "  ... the same read outside the cage succeeds" || no "  ... outside"
+! grep -q "dmn-$$/down" $DEV && ok "  ... and no one has written its event yet" || no "  ... event before restart"
+# an edit while down: A reads a again, not b
+pol $na a > $D/.a.tmp && mv $D/.a.tmp $D/a.yaml
+waitlines $T/pa 5
+[ "$(tail -n +$((n0 + 1)) $T/pa | sort -u)" = 01 ] && ok "  ... A keeps its generation-2 policy while down (b yes, a no)" \
+	|| no "  ... A while down" "$(tail -n +$((n0 + 1)) $T/pa | sort | uniq -c)"
+$AC daemon --policy-dir $D --socket $SOCK --events $DEV > $T/d2.out 2> $T/d2.err &
+dpid=$!
+# (the killed daemon's socket file is still there: wait for an answer)
+for _ in $(seq 600); do $AC ls --socket $SOCK > /dev/null 2>&1 && break; kill -0 $dpid 2>/dev/null || break; sleep 0.2; done
+n1=$(lines $T/pa)
+$AC ls --socket $SOCK > /dev/null 2>&1 && ok "the daemon starts again over the pinned set" || no "restart" "$(cat $T/d2.err)"
+grep -q "adopted the pinned set $PINS" $T/d2.err && grep -q "adopted cage $na: cgroup $CG/$na .*generation 2" $T/d2.err \
+	&& grep -q "adopted cage $nb: cgroup $CG/$nb .*generation 1" $T/d2.err \
+	&& ok "  ... and reports what it adopted: both cages with their generations (2, 1)" || no "  ... adopted" "$(cat $T/d2.err)"
+out=$($AC --json ls --socket $SOCK)
+echo "$out" | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); c={x["name"]:x for x in r["cages"]}; assert c[sys.argv[1]]["generation"]==3 and c[sys.argv[2]]["generation"]==1 and c[sys.argv[2]]["file"].endswith("/b.yaml") and c[sys.argv[2]]["file_rules"]>0, r' $na $nb \
+	&& ok "  ... ls: B unchanged at generation 1 (with its file and rules), A edited while down at 3" || no "  ... ls after restart" "$out"
+expect "  ... status proves both cages after the restart" 0 $AC status --socket $SOCK
+waitlines $T/pa 8
+[ "$(tail -n +$((n1 + 2)) $T/pa | sort -u)" = 10 ] && ok "  ... the edit made while down is in force: A reads a, not b" \
+	|| no "  ... edit after restart" "$(tail -n +$((n1 + 2)) $T/pa | sort | uniq -c)"
+# from the SIGKILL on: generation 2's rounds (01), then generation 3's (10),
+# with at most one round that began before the swap and ended after it (00)
+seq=$(tail -n +$((n0 + 1)) $T/pa | uniq | tr '\n' ' ')
+case "$seq" in "01 10 "|"01 00 10 ") ok "  ... A's loop, from the SIGKILL on: never a forbidden read, never an allowed one failed ($seq)";;
+	*) no "  ... A's loop" "$seq";; esac
+[ "$(grep -v ready $T/pb | sort -u)" = 01 ] && ok "  ... B's loop: b always readable, a always denied, throughout" \
+	|| no "  ... B's loop" "$(grep -v ready $T/pb | sort | uniq -c)"
+event "  ... the denial made while down is delivered from the pinned ring buffer" $DEV op=open_read path=/srv/dmn-$$/down cage=$na action=denied comm=cat
+
 echo "# status proves, it does not believe"
 rm -f $PINS/cage-$nb/link-egress
 out=$($AC status --socket $SOCK 2>&1); st=$?
@@ -188,10 +236,20 @@ out=$($AC status --socket $SOCK 2>&1); st=$?
 echo "# SIGKILL of the daemon"
 kill -9 $dpid; wait $dpid 2>/dev/null
 n=$(lines $T/pa); waitlines $T/pa 5
-[ "$(tail -n +$((n + 1)) $T/pa | sort -u)" = 01 ] && ok "the process in A is still confined by A's policy" || no "after SIGKILL" "$(tail -n 5 $T/pa)"
+[ "$(tail -n +$((n + 1)) $T/pa | sort -u)" = 10 ] && ok "the process in A is still confined by A's policy" || no "after SIGKILL" "$(tail -n 5 $T/pa)"
 kill -0 $pa && ok "  ... and still running" || no "  ... running"
 expect "  ... clients say the daemon is unreachable (exit 125)" 125 $AC status --socket $SOCK
 out=$($AC ls --socket $SOCK 2>&1); [ "$(echo "$out" | wc -l)" = 1 ] && ok "  ... in one line" || no "  ... one line" "$out"
+
+echo "# a pinned set of another build is refused, and stays enforced"
+n=$(lines $T/pa)
+rm $PINS/map-cages && bpftool map create $PINS/map-cages type hash key 8 value 8 entries 16 name accompat
+$AC daemon --policy-dir $D --socket $SOCK > $T/d3.out 2> $T/d3.err; st=$?
+[ $st = 125 ] && [ "$(wc -l < $T/d3.err)" = 1 ] && grep -q "incompatible build: .*map cages .*rm -r $PINS" $T/d3.err \
+	&& ok "a daemon started over it refuses with one line naming the map and the fix (exit 125)" || no "incompatible" "$st $(cat $T/d3.err)"
+[ -d $PINS/cage-$na ] && ls $PINS | grep -q '^link-' && ok "  ... and leaves the pins in place" || no "  ... pins" "$(ls $PINS)"
+waitlines $T/pa 5
+[ "$(tail -n +$((n + 1)) $T/pa | sort -u)" = 10 ] && ok "  ... A's process is still confined by A's policy" || no "  ... after refusal" "$(tail -n 5 $T/pa)"
 
 # cleanup: the probes, the cages, the pins, the files
 touch $T/stop; kill $pa $pb 2>/dev/null; wait $pa $pb 2>/dev/null
