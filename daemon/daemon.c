@@ -63,6 +63,7 @@ static int on_event(void *ctx, void *data, size_t len)
 	event_write_plain(stdout, e, name, t);
 	if (d->events)
 		event_write_json(d->events, e, name, t);
+	events_publish(d, e, name, t);
 	return 0;
 }
 
@@ -182,6 +183,8 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 		return reply_cages(d, rq.cage);
 	case PM_RELOAD:
 		return reply_reload(d, rq.cage);
+	case PM_EVENTS:
+		return events_subscribe(d, d->current, rq.cage, rq.follow);
 	default:
 		return proto_error(AC_E_USAGE, "this daemon does not run commands yet "
 				   "(agentcage run --cage is not implemented)");
