@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <systemd/sd-daemon.h>
 #include "../cli/diag.h"
 #include "../cli/verbs.h"
 #include "daemon.h"
@@ -346,8 +347,10 @@ static int loop(struct daemon *d)
 					if (si.ssi_signo != SIGHUP)
 						return (int)si.ssi_signo;
 					diag_info("SIGHUP: re-reading %s", d->dir);
+					sd_notify(0, "RELOADING=1");
 					if (daemon_scan(d, NULL, NULL, &e))
 						diag_err(&e);
+					sd_notifyf(0, "READY=1\nSTATUS=%zu cages enforced", d->ncages);
 				}
 			} else {
 				server_client(d, tag, out[i].events);
@@ -386,12 +389,16 @@ int cmd_daemon(int argc, char **argv)
 	}
 	diag_info("daemon ready: %zu cages from %s, socket %s, pins %s%s", d.ncages, d.dir,
 		  d.sock_path, d.pins, d.adopted ? " (adopted)" : "");
+	/* systemd (Type=notify): started means every cage is enforced */
+	sd_notifyf(0, "READY=1\nSTATUS=%zu cages enforced", d.ncages);
 	sig = loop(&d);
 	/* the cages stay enforced by their pins; only the socket goes */
 	diag_info("%s: exiting; %zu cages stay enforced (pins in %s)", strsignal(sig), d.ncages,
 		  d.pins);
+	sd_notify(0, "STOPPING=1");
 	loader_poll(&d.ld);
 	server_close(&d);
+	events_close(&d);
 	return 0;
 fail:
 	server_close(&d);
