@@ -15,7 +15,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra
 override CPPFLAGS += -Iinclude -Ilib -I$(BUILD)
 DEPFLAGS = -MMD -MP
-LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread -lseccomp -ljson-c
+LDLIBS := -lbpf -lelf -lz -lyaml -lresolv -lpthread -lseccomp -ljson-c -lsystemd
 # the BPF target architecture, as the kernel's tools name it
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 	-e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' -e 's/loongarch64/loongarch/')
@@ -23,7 +23,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall \
 	-I/usr/include/$(shell $(CC) -dumpmachine) -Iinclude -Ivmlinux -Ibpf
 
 DEPS := libbpf-dev bpftool clang llvm libelf-dev zlib1g-dev libyaml-dev libcriterion-dev \
-	libseccomp-dev libjson-c-dev pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
+	libseccomp-dev libjson-c-dev libsystemd-dev pkg-config make gcc python3 linux-image-amd64 qemu-system-x86 busybox-static kmod cpio \
 	iproute2 iputils-ping iperf3 python3-pil
 
 LIB_SRC := $(sort $(wildcard lib/*/*.c))
@@ -34,7 +34,7 @@ SKELS := $(BUILD)/cage.skel.h $(BUILD)/net.skel.h
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all deps test test-unit test-host test-vm demo bench clean
+.PHONY: all deps test test-unit test-host test-vm demo bench clean install
 
 all: $(BUILD)/agentcage
 
@@ -57,7 +57,7 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=gnu11 $(DEPFLAGS) -c $< -o $@
-$(BUILD)/lib/kernel/loader.o $(BUILD)/lib/kernel/pin.o: $(SKELS)
+$(BUILD)/lib/kernel/loader.o $(BUILD)/lib/kernel/pin.o $(BUILD)/lib/kernel/adopt.o: $(SKELS)
 
 # the embedded default policy: policies/default.yaml is its only source
 $(BUILD)/lib/policy/default_policy.o: lib/policy/default_policy.S policies/default.yaml
@@ -70,6 +70,31 @@ $(LIB): $(LIB_OBJ)
 
 $(BUILD)/agentcage: $(CLI_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the systemd
+# unit (ExecStart in $(BINDIR)), the man pages, and the example policies
+# into /etc/agentcage/policies as NAME.yaml.example (the daemon reads only
+# *.yaml), never overwriting a file that is there.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+POLICYDIR ?= /etc/agentcage/policies
+EXAMPLES := policies/python-runner.yaml policies/web-agent.yaml
+
+install: $(BUILD)/agentcage
+	install -D -m 0755 $(BUILD)/agentcage $(DESTDIR)$(BINDIR)/agentcage
+	install -d -m 0755 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man8
+	sed 's|@BINDIR@|$(BINDIR)|g' daemon/agentcage.service > $(DESTDIR)$(UNITDIR)/agentcage.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/agentcage.service
+	install -m 0644 man/agentcage.1 $(DESTDIR)$(MANDIR)/man1/agentcage.1
+	install -m 0644 man/agentcage-policy.5 $(DESTDIR)$(MANDIR)/man5/agentcage-policy.5
+	install -m 0644 man/agentcage-daemon.8 $(DESTDIR)$(MANDIR)/man8/agentcage-daemon.8
+	install -d -m 0755 $(DESTDIR)$(POLICYDIR)
+	@for f in $(EXAMPLES); do t=$(DESTDIR)$(POLICYDIR)/$$(basename $$f).example; \
+		if [ -e $$t ]; then echo "kept $$t (it exists)"; \
+		else echo "install $$f $$t"; install -m 0644 $$f $$t; fi; done
 
 # tests
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/unit/*.c)))
@@ -89,6 +114,7 @@ test-unit: $(BUILD)/unit
 test-host: $(BUILD)/agentcage $(BUILD)/nettest
 	tests/host/run.sh $(BUILD)/agentcage
 	tests/host/net.sh $(BUILD)/nettest
+	tests/host/install.sh
 
 # helper programs of the VM suites: tests/vm/helpers/NAME.c -> build/vmtest/NAME
 VMTEST := $(patsubst tests/vm/helpers/%.c,$(BUILD)/vmtest/%,$(wildcard tests/vm/helpers/*.c))

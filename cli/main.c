@@ -27,6 +27,8 @@ static const struct verb {
 	  "prove each cage is enforced (pinned links, cages map); exit 1 if not" },
 	{ "reload", cmd_reload, "reload [--socket PATH] [NAME]",
 	  "make the daemon re-read its policy directory (or NAME's file) now" },
+	{ "events", cmd_events, "events [--follow] [--cage NAME] [--socket PATH]",
+	  "the daemon's event stream: what it holds, or (--follow) as it comes" },
 	{ "help", cmd_help, "help", "this text; 'agentcage VERB --help' for one verb" },
 	{ 0 }
 };

@@ -8,4 +8,5 @@ int cmd_daemon(int argc, char **argv);   /* daemon/daemon.c */
 int cmd_ls(int argc, char **argv);       /* cli/client.c: the daemon's clients */
 int cmd_status(int argc, char **argv);
 int cmd_reload(int argc, char **argv);
+int cmd_events(int argc, char **argv);   /* cli/events.c */
 #endif

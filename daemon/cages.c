@@ -145,8 +145,8 @@ static int new_cage(struct daemon *d, struct compiled_policy *cp, const char *fi
 	snprintf(c->pins, sizeof(c->pins), "%s/cage-%s", d->pins, c->name);
 	if (cage_create_named(&c->cage, &d->ld, c->name, e)) {
 		if (errno == EEXIST)
-			ac_error_prefix(e, "%s (left by an earlier daemon? adopting it is not "
-					"implemented: empty and remove it)", file);
+			ac_error_prefix(e, "%s (left by an earlier daemon whose pins are gone, "
+					"or made by hand: empty and remove it)", file);
 		free(c);
 		return -1;
 	}
@@ -178,6 +178,38 @@ static void warn_hosts(const struct compiled_policy *cp)
 				  cp->pol.name, cp->hosts.h[i].name, cp->hosts.h[i].error);
 }
 
+/* An adopted cage meets its file. The same bytes as its policy in force
+ * came from: cp is that policy again (its rules, for a later swap, and its
+ * counts). Other bytes: the cage transaction swaps to cp, and the old
+ * policy's rules, which this daemon never knew, go by their id. */
+static void bind_adopted(struct daemon *d, struct dcage *c, struct compiled_policy *cp,
+			 const char *file, uint64_t h, struct scan *s)
+{
+	uint32_t old_id = c->cage.policy_id, old_net = c->cage.net_id;
+	struct ac_error e = { 0 };
+
+	snprintf(c->file, sizeof(c->file), "%s", file);
+	c->unbound = 0;
+	c->seen = 1;
+	c->error[0] = 0;
+	if (c->hash == h && (cp->pol.mode == MODE_AUDIT) == c->cage.audit) {
+		compiled_policy_free(&c->cage.policy);
+		c->cage.policy = *cp;
+		memset(cp, 0, sizeof(*cp));
+		return note(s, file, c->name, "adopted", NULL, NULL);
+	}
+	if (cage_swap(&c->cage, cp, &e)) {
+		compiled_policy_free(cp);
+		return refuse(s, c, file, &e);
+	}
+	loader_purge_policy(&d->ld, old_id);
+	if (old_net != old_id)
+		loader_purge_policy(&d->ld, old_net);
+	c->hash = h;
+	c->generation++;
+	note(s, file, c->name, "reloaded", NULL, NULL);
+}
+
 static void apply_file(struct daemon *d, const char *file, struct scan *s)
 {
 	struct rule_vars vars = { 0 };   /* no ${CWD} nor ${CAGE_TMP} for a daemon's cage */
@@ -200,6 +232,7 @@ static void apply_file(struct daemon *d, const char *file, struct scan *s)
 	if (policy_compile(&src, &cp, &e))
 		return refuse(s, old, file, &e);
 	warn_hosts(&cp);
+	other = daemon_find(d, cp.pol.name);
 	if (reserved(cp.pol.name))
 		ac_error_set(&e, AC_E_POLICY_INVALID, "%s: cage name '%s' ends in -NUMBER, which "
 			     "agentcage run's cages use; choose another", file, cp.pol.name);
@@ -207,9 +240,11 @@ static void apply_file(struct daemon *d, const char *file, struct scan *s)
 		ac_error_set(&e, AC_E_POLICY_INVALID, "%s: the cage name changed from '%s' to "
 			     "'%s'; a file's cage keeps its name while the daemon runs", file,
 			     old->name, cp.pol.name);
-	else if ((other = daemon_find(d, cp.pol.name)) && other != old)
+	else if (other && other != old && !other->unbound)
 		ac_error_set(&e, AC_E_POLICY_INVALID, "%s: cage '%s' is already defined by %s",
 			     file, cp.pol.name, other->file);
+	else if (other && other->unbound)
+		return bind_adopted(d, other, &cp, file, h, s);
 	else if (old && !cage_swap(&old->cage, &cp, &e)) {
 		old->seen = 1;
 		old->hash = h;
@@ -242,6 +277,7 @@ static int populated(const char *cg)
 static void remove_cage(struct daemon *d, size_t i, struct scan *s)
 {
 	struct dcage *c = d->cages[i];
+	uint32_t ids[2];
 	struct ac_error e;
 
 	if (populated(c->cage.cg.path)) {
@@ -252,7 +288,12 @@ static void remove_cage(struct daemon *d, size_t i, struct scan *s)
 	}
 	note(s, c->file, c->name, "removed", NULL, NULL);
 	pin_remove(c->pins);
+	ids[0] = c->cage.policy_id;
+	ids[1] = c->cage.net_id;
 	cage_teardown(&c->cage);
+	/* an adopted cage's rules are known by their ids alone */
+	for (int k = 0; c->unbound && k < 2 && access(c->cage.cg.path, F_OK); k++)
+		loader_purge_policy(&d->ld, ids[k]);
 	free(c);
 	d->cages[i] = d->cages[--d->ncages];
 }
@@ -294,5 +335,6 @@ int daemon_scan(struct daemon *d, const char *only, struct scan *out, struct ac_
 	for (size_t i = d->ncages; i-- > 0;)
 		if (!d->cages[i]->seen)
 			remove_cage(d, i, out);
+	state_save(d);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <systemd/sd-daemon.h>
 #include "../cli/diag.h"
 #include "../cli/verbs.h"
 #include "daemon.h"
@@ -32,7 +33,8 @@ static void daemon_usage(FILE *f)
 	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
 	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
 	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
-	      "leaves every cage enforced (its pins stay under <bpffs>/agentcage/daemon).\n"
+	      "leaves every cage enforced (its pins stay under <bpffs>/agentcage/daemon);\n"
+	      "a daemon started again adopts them, and their cages, without a gap.\n"
 	      "  --policy-dir DIR  policy files (default " DAEMON_POLICY_DIR ")\n"
 	      "  --socket PATH     control socket (default " PROTO_DEFAULT_SOCKET ")\n"
 	      "  --events FILE     append events as JSON lines to FILE (always: plain on stdout)\n", f);
@@ -62,6 +64,7 @@ static int on_event(void *ctx, void *data, size_t len)
 	event_write_plain(stdout, e, name, t);
 	if (d->events)
 		event_write_json(d->events, e, name, t);
+	events_publish(d, e, name, t);
 	return 0;
 }
 
@@ -181,6 +184,8 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 		return reply_cages(d, rq.cage);
 	case PM_RELOAD:
 		return reply_reload(d, rq.cage);
+	case PM_EVENTS:
+		return events_subscribe(d, d->current, rq.cage, rq.follow);
 	default:
 		return proto_error(AC_E_USAGE, "this daemon does not run commands yet "
 				   "(agentcage run --cage is not implemented)");
@@ -240,24 +245,32 @@ static int load(struct daemon *d)
 		return -1;
 	}
 	snprintf(d->pins, sizeof(d->pins), "%s/daemon", root);
+	d->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
 	if (access(d->pins, F_OK) == 0) {
-		diag_error_code(AC_E_USAGE, "%s exists: an earlier daemon's cages are still enforced; "
-				"adopting them is not implemented yet: empty its cages and remove "
-				"%s to start afresh", d->pins, d->pins);
-		d->pins[0] = 0;
-		return -1;
+		/* an earlier daemon's: its cages stay as they are, enforced */
+		if (daemon_adopt(d, on_event, &e)) {
+			diag_err(&e);
+			return -1;
+		}
+		return 0;
 	}
 	if (cage_loader_open(&d->ld, 0, on_event, d, &e)) {
 		diag_err(&e);
 		d->pins[0] = 0;
 		return -1;
 	}
-	d->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
-	if (pin_loader(&d->ld, d->pins, &e)) {
-		diag_err(&e);
-		return -1;
+	if (pin_loader(&d->ld, d->pins, &e))
+		goto fail;
+	if (loader_pin_progs(&d->ld, d->pins, err, sizeof(err))) {
+		ac_error_set(&e, AC_E_KERNEL_ATTACH, "%s", err);
+		goto fail;
 	}
+	if (state_open(d, 1, &e))
+		goto fail;
 	return 0;
+fail:
+	diag_err(&e);
+	return -1;
 }
 
 static int watch(struct daemon *d)
@@ -334,8 +347,10 @@ static int loop(struct daemon *d)
 					if (si.ssi_signo != SIGHUP)
 						return (int)si.ssi_signo;
 					diag_info("SIGHUP: re-reading %s", d->dir);
+					sd_notify(0, "RELOADING=1");
 					if (daemon_scan(d, NULL, NULL, &e))
 						diag_err(&e);
+					sd_notifyf(0, "READY=1\nSTATUS=%zu cages enforced", d->ncages);
 				}
 			} else {
 				server_client(d, tag, out[i].events);
@@ -350,7 +365,7 @@ int cmd_daemon(int argc, char **argv)
 	struct ac_error e = { 0 };
 	int sig;
 
-	d.lfd = d.ifd = d.sfd = -1;
+	d.lfd = d.ifd = d.sfd = d.state_fd = -1;
 	if (parse_args(&d, argc, argv))
 		return EXIT_AGENTCAGE;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -372,18 +387,24 @@ int cmd_daemon(int argc, char **argv)
 			diag_err(&e);
 		goto fail;
 	}
-	diag_info("daemon ready: %zu cages from %s, socket %s, pins %s", d.ncages, d.dir,
-		  d.sock_path, d.pins);
+	diag_info("daemon ready: %zu cages from %s, socket %s, pins %s%s", d.ncages, d.dir,
+		  d.sock_path, d.pins, d.adopted ? " (adopted)" : "");
+	/* systemd (Type=notify): started means every cage is enforced */
+	sd_notifyf(0, "READY=1\nSTATUS=%zu cages enforced", d.ncages);
 	sig = loop(&d);
 	/* the cages stay enforced by their pins; only the socket goes */
 	diag_info("%s: exiting; %zu cages stay enforced (pins in %s)", strsignal(sig), d.ncages,
 		  d.pins);
+	sd_notify(0, "STOPPING=1");
 	loader_poll(&d.ld);
 	server_close(&d);
+	events_close(&d);
 	return 0;
 fail:
-	/* nothing is caged yet that needs us: undo it all */
 	server_close(&d);
+	if (d.adopted)
+		return EXIT_AGENTCAGE;   /* the adopted cages stay as they were, enforced */
+	/* nothing is caged yet that needs us: undo it all */
 	for (size_t i = 0; i < d.ncages; i++) {
 		pin_remove(d.cages[i]->pins);
 		cage_teardown(&d.cages[i]->cage);

@@ -24,6 +24,7 @@ struct dcage {
 	uint64_t generation;       /* 1 at install, +1 at every swap */
 	char error[1024];          /* why its file's last read was refused, or "" */
 	int seen;                  /* scan mark */
+	int unbound;               /* adopted, its file not yet found by a scan */
 };
 
 struct client {
@@ -33,7 +34,12 @@ struct client {
 	char *out;                 /* replies not yet written */
 	size_t outlen;
 	int closing;               /* close once out is written */
+	int sub;                   /* an events subscriber (events.c) */
+	char sub_cage[128];        /* its cage filter, or "" */
+	uint64_t dropped;          /* events it missed since its last "dropped" line */
 };
+
+#define EVENTS_BACKLOG 256         /* the last events, for a new subscriber */
 
 struct daemon {
 	const char *dir, *sock_path;
@@ -49,6 +55,15 @@ struct daemon {
 	int have_group;
 	struct client *clients[DAEMON_MAX_CLIENTS];
 	uint64_t lost_reported;
+	int adopted;               /* the pinned set was an earlier daemon's */
+	int state_fd;              /* the pinned map-daemon_state (adopt.c) */
+	struct client *current;    /* the client whose request is being handled */
+	struct backlog {
+		char *line;        /* {"v":1,...event...}\n */
+		size_t len;
+		char cage[128];
+	} backlog[EVENTS_BACKLOG];
+	size_t nbacklog;           /* events ever published; the last ones are kept */
 };
 
 /* The result of one file in a scan, for the log and the reload reply. */
@@ -73,11 +88,28 @@ void scan_free(struct scan *s);
 struct dcage *daemon_find(struct daemon *d, const char *name);
 struct dcage *daemon_find_cgid(struct daemon *d, uint64_t cgid);
 
+/* restart without a gap (adopt.c): the daemon's own pinned state map
+ * (made with fresh, else opened), saved after every scan; adopting the
+ * pinned set d->pins and its cages */
+int state_open(struct daemon *d, int fresh, struct ac_error *e);
+void state_save(struct daemon *d);
+int daemon_adopt(struct daemon *d, event_fn on_event, struct ac_error *e);
+
+/* the event stream (events.c): every event to the backlog and to the
+ * subscribers whose filter it passes; a subscription request */
+void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t);
+json_object *events_subscribe(struct daemon *d, struct client *c, const char *cage, int follow);
+void events_close(struct daemon *d);
+
 /* the control socket */
 int server_open(struct daemon *d, struct ac_error *e);
 void server_accept(struct daemon *d);
 void server_client(struct daemon *d, struct client *c, uint32_t events);
 void server_close(struct daemon *d);
+/* queue one line for c; 0, or -1 when c is over its bound (max) */
+int server_queue_line(struct client *c, const char *line, size_t n, size_t max);
+/* write what c can take now; c is freed when it is to go */
+void server_flush_client(struct daemon *d, struct client *c);
 /* the reply to one parsed request (lib/proto) */
 json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int peer_pid);
 #endif

@@ -150,11 +150,26 @@ static void client_free(struct daemon *d, struct client *c)
 	free(c);
 }
 
+int server_queue_line(struct client *c, const char *line, size_t n, size_t max)
+{
+	char *p;
+
+	if (c->outlen + n > max || !(p = realloc(c->out, c->outlen + n)))
+		return -1;
+	memcpy(p + c->outlen, line, n);
+	c->out = p;
+	c->outlen += n;
+	return 0;
+}
+
 static void queue(struct client *c, json_object *reply)
 {
 	size_t n;
-	char *line = proto_line(reply, &n), *p;
+	char *line, *p;
 
+	if (!reply)
+		return;     /* the handler queued its reply itself (events) */
+	line = proto_line(reply, &n);
 	if (!line || c->outlen + n > OUT_MAX || !(p = realloc(c->out, c->outlen + n))) {
 		free(line);
 		c->closing = 2;    /* drop it: it does not read what it asked for */
@@ -233,7 +248,9 @@ static void lines(struct daemon *d, struct client *c)
 		socklen_t len = sizeof(uc);
 
 		getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &uc, &len);
+		d->current = c;
 		queue(c, daemon_handle(d, c->in, n, uc.pid));
+		d->current = NULL;
 		memmove(c->in, nl + 1, c->inlen - n - 1);
 		c->inlen -= n + 1;
 	}
@@ -264,6 +281,12 @@ void server_client(struct daemon *d, struct client *c, uint32_t events)
 		}
 	}
 	if (c->closing == 2 || (events & EPOLLERR) || flush(d, c))
+		client_free(d, c);
+}
+
+void server_flush_client(struct daemon *d, struct client *c)
+{
+	if (c->closing == 2 || flush(d, c))
 		client_free(d, c);
 }
 

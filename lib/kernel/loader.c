@@ -49,10 +49,36 @@ static void load_error(int ret, char *err, size_t errlen)
 			 "run with -v to see the verifier log", strerror(-ret));
 }
 
+/* Which of the file object's programs this kernel gets: hooks whose
+ * argument count differs between kernels have one variant each. */
+void loader_autoload(struct loader *l)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int n;
+
+	n = hook_nargs(btf, "bpf_lsm_bpf");
+	bpf_program__set_autoload(l->skel->progs.ac_bpf4, n == 4);
+	bpf_program__set_autoload(l->skel->progs.ac_bpf3, n != 4);
+	n = hook_nargs(btf, "bpf_lsm_inode_setattr");
+	bpf_program__set_autoload(l->skel->progs.ac_inode_setattr2, n == 2);
+	bpf_program__set_autoload(l->skel->progs.ac_inode_setattr3, n != 2);
+	n = hook_nargs(btf, "bpf_lsm_uring_sqpoll");   /* no io_uring: nothing to refuse */
+	bpf_program__set_autoload(l->skel->progs.ac_uring_sqpoll, n >= 0);
+	bpf_program__set_autoload(l->skel->progs.ac_uring_override_creds, n >= 0);
+	n = hook_nargs(btf, "bpf_lsm_file_ioctl_compat");   /* 6.8 on */
+	bpf_program__set_autoload(l->skel->progs.ac_file_ioctl_compat, n >= 0);
+	n = hook_nargs(btf, "bpf_lsm_key_free");   /* gone after 6.9 */
+	bpf_program__set_autoload(l->skel->progs.ac_key_free, n >= 0);
+	n = hook_nargs(btf, "bpf_lsm_path_rename");
+	bpf_program__set_autoload(l->skel->progs.ac_path_rename4, n == 4);
+	bpf_program__set_autoload(l->skel->progs.ac_path_rename5, n != 4);
+	btf__free(btf);
+}
+
 int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen)
 {
-	int ret, n;
+	int ret;
 
 	memset(l, 0, sizeof(*l));
 	if (!(flags & LOADER_NO_LSM)) {
@@ -64,26 +90,7 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		l->skel->rodata->cage_parent_cgid = parent_cgid;
 		l->skel->rodata->cage_parent_level = parent_level;
 		l->skel->rodata->scratch_task_only = !!(flags & LOADER_TASK_SCRATCH);
-		/* hooks whose argument count differs between kernels: one variant each */
-		struct btf *btf = btf__load_vmlinux_btf();
-
-		n = hook_nargs(btf, "bpf_lsm_bpf");
-		bpf_program__set_autoload(l->skel->progs.ac_bpf4, n == 4);
-		bpf_program__set_autoload(l->skel->progs.ac_bpf3, n != 4);
-		n = hook_nargs(btf, "bpf_lsm_inode_setattr");
-		bpf_program__set_autoload(l->skel->progs.ac_inode_setattr2, n == 2);
-		bpf_program__set_autoload(l->skel->progs.ac_inode_setattr3, n != 2);
-		n = hook_nargs(btf, "bpf_lsm_uring_sqpoll");   /* no io_uring: nothing to refuse */
-		bpf_program__set_autoload(l->skel->progs.ac_uring_sqpoll, n >= 0);
-		bpf_program__set_autoload(l->skel->progs.ac_uring_override_creds, n >= 0);
-		n = hook_nargs(btf, "bpf_lsm_file_ioctl_compat");   /* 6.8 on */
-		bpf_program__set_autoload(l->skel->progs.ac_file_ioctl_compat, n >= 0);
-		n = hook_nargs(btf, "bpf_lsm_key_free");   /* gone after 6.9 */
-		bpf_program__set_autoload(l->skel->progs.ac_key_free, n >= 0);
-		n = hook_nargs(btf, "bpf_lsm_path_rename");
-		bpf_program__set_autoload(l->skel->progs.ac_path_rename4, n == 4);
-		bpf_program__set_autoload(l->skel->progs.ac_path_rename5, n != 4);
-		btf__free(btf);
+		loader_autoload(l);
 		ret = cage_bpf__load(l->skel);
 		if (ret) {
 			load_error(ret, err, errlen);
@@ -142,13 +149,21 @@ fail:
 int loader_attach_cgroup(struct loader *l, const char *path, struct cage_links *cl,
 			 char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
 
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open cgroup %s: %s", path, strerror(errno));
 		return -1;
 	}
 	cl->ingress = cl->dev = NULL;
+	if (l->adopted) {
+		ret = loader_adopted_attach(l, fd, cl);
+		close(fd);
+		if (ret)
+			snprintf(err, errlen, "cannot attach the packet and device programs to "
+				 "cgroup %s: %s", path, strerror(errno));
+		return ret;
+	}
 	cl->egress = bpf_program__attach_cgroup(l->net->progs.ac_egress, fd);
 	if (cl->egress)
 		cl->ingress = bpf_program__attach_cgroup(l->net->progs.ac_ingress, fd);
@@ -345,4 +360,7 @@ void loader_close(struct loader *l)
 	l->net = NULL;
 	cage_bpf__destroy(l->skel);
 	l->skel = NULL;
+	for (int i = 0; l->adopted && i < LOADER_CG_PROGS; i++)
+		close(l->cg_prog[i]);
+	l->adopted = 0;
 }

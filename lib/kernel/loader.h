@@ -19,7 +19,14 @@ struct loader {
 	struct net_bpf *net;        /* network: cgroup_skb and BPF LSM */
 	struct ring_buffer *rb;
 	uint32_t last_policy_id;    /* loader_new_policy_id */
+	/* loader_adopt: the skeletons are opened, never loaded; their maps are
+	 * the pinned ones, and the packet and device programs these fds */
+	int adopted;
+	int cg_prog[3];             /* enum loader_cg_prog */
+	char pins[256];             /* the pinned set's directory */
 };
+
+enum loader_cg_prog { LOADER_EGRESS, LOADER_INGRESS, LOADER_DEVICE, LOADER_CG_PROGS };
 
 /* the packet programs and the device program attached to one cage's cgroup */
 struct cage_links {
@@ -36,6 +43,24 @@ typedef int (*event_fn)(void *ctx, void *data, size_t len);
 
 int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen);
+/* Adopt the set pinned under dir by pin_loader and loader_pin_progs (an
+ * earlier process's, its programs still attached): open its maps and
+ * programs, load and attach nothing. Refused, with err naming what
+ * differs and the fix, when the pinned set does not match this build. */
+int loader_adopt(struct loader *l, const char *dir, event_fn on_event, void *ctx,
+		 char *err, size_t errlen);
+/* Pin the packet and device programs under dir (prog-NAME), for
+ * loader_adopt. */
+int loader_pin_progs(struct loader *l, const char *dir, char *err, size_t errlen);
+/* internal: the autoload switches of l->skel for this kernel */
+void loader_autoload(struct loader *l);
+/* internal: loader_attach_cgroup for an adopted set */
+int loader_adopted_attach(struct loader *l, int cgfd, struct cage_links *cl);
+/* One of the adopted set's cgroup programs attached to cgroup cgfd. */
+struct bpf_link *loader_adopted_link(struct loader *l, int cgfd, enum loader_cg_prog which);
+/* Delete every rule of policy id from the rule maps (when its rules are
+ * not known, as for an adopted cage's). */
+void loader_purge_policy(struct loader *l, uint32_t policy);
 /* Attach the packet programs to a cage's cgroup (a cgroup agentcage made). */
 int loader_attach_cgroup(struct loader *l, const char *cgroup_path, struct cage_links *cl,
 			 char *err, size_t errlen);

@@ -5,6 +5,7 @@
 
 static const struct { const char *name; enum proto_method m; } methods[] = {
 	{ "ls", PM_LS }, { "status", PM_STATUS }, { "reload", PM_RELOAD }, { "run", PM_RUN },
+	{ "events", PM_EVENTS },
 };
 
 static int bad(struct ac_error *e, const char *why)
@@ -32,6 +33,11 @@ static int members(json_object *o, struct proto_req *r, struct ac_error *e)
 		    json_object_get_int64(m) > 0x3fffffff)
 			return bad(e, "\"pid\" must be a positive process id");
 		r->pid = (long)json_object_get_int64(m);
+	}
+	if (json_object_object_get_ex(o, "follow", &m)) {
+		if (!json_object_is_type(m, json_type_boolean))
+			return bad(e, "\"follow\" must be true or false");
+		r->follow = json_object_get_boolean(m);
 	}
 	return 0;
 }
@@ -82,7 +88,7 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *r, struc
 			r->method = methods[i].m;
 	if (!r->method) {
 		ac_error_set(e, AC_E_PROTOCOL, "bad request: unknown method (known: ls, status, "
-			     "reload, run)");
+			     "reload, run, events)");
 		goto out;
 	}
 	ret = members(o, r, e);

@@ -14,12 +14,13 @@
 #define PROTO_NAME_MAX 128       /* a cage name, as struct policy holds it */
 #define PROTO_DEFAULT_SOCKET "/run/agentcage/agentcage.sock"
 
-enum proto_method { PM_LS = 1, PM_STATUS, PM_RELOAD, PM_RUN };
+enum proto_method { PM_LS = 1, PM_STATUS, PM_RELOAD, PM_RUN, PM_EVENTS };
 
 struct proto_req {
 	enum proto_method method;
 	char cage[PROTO_NAME_MAX];   /* "" when the request names no cage */
 	long pid;                    /* run: the process to place (0: none) */
+	int follow;                  /* events: keep streaming (else the backlog alone) */
 };
 
 /* Parse one request line (len bytes, without its newline). -1 with e

@@ -125,3 +125,20 @@ Test(proto, socket_path)
 	cr_assert_str_eq(proto_socket_path("/o.sock"), "/o.sock");
 	unsetenv("AGENTCAGE_SOCKET");
 }
+
+Test(proto, events)
+{
+	struct proto_req r;
+	struct ac_error e;
+
+	cr_assert_eq(parse("{\"v\":1,\"method\":\"events\"}", &r, &e), 0, "%s", e.msg);
+	cr_assert_eq(r.method, PM_EVENTS);
+	cr_assert_eq(r.follow, 0);
+	cr_assert_eq(parse("{\"v\":1,\"method\":\"events\",\"follow\":true,\"cage\":\"a\"}", &r, &e), 0);
+	cr_assert_eq(r.follow, 1);
+	cr_assert_str_eq(r.cage, "a");
+	cr_assert_eq(parse("{\"v\":1,\"method\":\"events\",\"follow\":false}", &r, &e), 0);
+	cr_assert_eq(r.follow, 0);
+	REFUSED("{\"v\":1,\"method\":\"events\",\"follow\":1}", "\"follow\" must be true or false");
+	REFUSED("{\"v\":1,\"method\":\"events\",\"follow\":\"yes\"}", "\"follow\" must be true or false");
+}
