@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make bench (in the VM): per-op cost of open/close, create/unlink and
-# fork+exec loops, as ratios against the same loops with no security program
+# make bench (in the VM): per-op cost of open/close, create/unlink,
+# fork+exec, ioctl and setuid (the capable hook) loops, as ratios against the same loops with no security program
 # of ours loaded, all measured in this one run on a tmpfs.
 # Emulation drifts over minutes, so the configurations take turns: each round
 # measures the baseline and then every configuration once, each ratio is
@@ -11,20 +11,25 @@
 # (tests/vm/vm.sh, VM_ICOUNT=1): the figures are instruction counts, steady
 # from run to run; "wall" is emulated wall-clock time, which drifts.
 set -u
-# Later arguments NAME=VALUE set ROUNDS, N_OPEN, N_CREATE or N_EXEC (an empty
+# Later arguments NAME=VALUE set ROUNDS, N_OPEN, N_CREATE, N_EXEC or N_SYS (an empty
 # VALUE keeps the default): the environment does not reach the VM's guest.
 repo=${1:-/work/main} clock=${2:-wall}
 shift 2 2>/dev/null || shift $#
 for a in "$@"; do
 	case $a in
-	ROUNDS=?*|N_OPEN=?*|N_CREATE=?*|N_EXEC=?*) export "${a%%=*}=${a#*=}" ;;
-	ROUNDS=|N_OPEN=|N_CREATE=|N_EXEC=) ;;
+	ROUNDS=?*|N_OPEN=?*|N_CREATE=?*|N_EXEC=?*|N_SYS=?*) export "${a%%=*}=${a#*=}" ;;
+	ROUNDS=|N_OPEN=|N_CREATE=|N_EXEC=|N_SYS=) ;;
 	*) echo "bench: unknown argument $a" >&2; exit 2 ;;
 	esac
 done
 AC=$repo/build/agentcage LOOPS=$repo/build/bench-loops FLOOR=$repo/build/bench-floor
 D=$(mktemp -d /run/bench.XXXXXX); cd "$D"   # /run is a tmpfs in the VM
-N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-200} ROUNDS=${ROUNDS:-7}
+# A caged agent of a root caller runs as nobody, with the built-in seccomp
+# filter: the directory is its own. (Its setuid calls are then refused by
+# the capability module before any BPF program runs; the cap column of (b)
+# and (c) measures that path. (a) is root, whose calls reach ours.)
+chown 65534:65534 "$D"
+N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000} N_EXEC=${N_EXEC:-200} N_SYS=${N_SYS:-20000} ROUNDS=${ROUNDS:-7}
 
 # a 1,000-entry policy that still grants what the loops need
 {
@@ -41,7 +46,7 @@ sed 's/^name: bench/name: bench\nmode: audit/' policy.yaml > audit.yaml
 cp /bin/busybox "$D/true" || { echo "bench: busybox-static is needed" >&2; exit 1; }
 export LOOPS_EXEC=$D/true
 
-loops() { "$@" $LOOPS "${LOOPS_OPT[@]}" all $N_OPEN $N_CREATE $N_EXEC "$D"; }
+loops() { "$@" $LOOPS "${LOOPS_OPT[@]}" all $N_OPEN $N_CREATE $N_EXEC $N_SYS "$D"; }
 # settled: no agentcage process is left (a guard detaches the programs
 # after its run has returned; zombies have already detached)
 settled() { local f comm st busy
@@ -67,7 +72,7 @@ profile agentcage-bench flags=(attach_disconnected) {
 P
 	apparmor_parser -r aa.profile 2>/dev/null && AA=1
 fi
-# run CONFIG: one line "open create exec" (ns per op) for that configuration
+# run CONFIG: one line "open create exec ioctl cap" (ns per op) for that configuration
 run() {
 	LOOPS_OPT=()
 	case $1 in
@@ -119,30 +124,33 @@ else
 	echo "guest clock: emulated wall-clock time"
 fi
 echo "ns per op, median of $ROUNDS rounds:"
-printf '%-44s %8s %8s %8s\n' "" open create exec
+COLS="open create exec ioctl cap"
+printf '%-44s'; printf ' %8s' $COLS; echo
 for c in $CONFIGS; do
 	awk -v c=$c -v l="$(label $c)" "$MED"'
-	$2 == c {n++; o[n] = $3; k[n] = $4; e[n] = $5}
-	END {printf "%-44s %8d %8d %8d\n", l, med(o, n), med(k, n), med(e, n)}' results.txt
+	$2 == c {n++; for (i = 3; i <= NF; i++) v[i, n] = $i; nf = NF}
+	END {printf "%-44s", l; for (i = 3; i <= nf; i++) {for (j = 1; j <= n; j++) a[j] = v[i, j]; printf " %8d", med(a, n)}; print ""}' results.txt
 done
 [ -z "$AA" ] && echo "(e) AppArmor: not measured (apparmor_parser missing, AppArmor inactive or the profile did not load)"
 echo
 echo "ratios against the baseline of the same round (1.00 = no cost), median of $ROUNDS rounds:"
-printf '%-44s %8s %8s %8s\n' "" open create exec
+printf '%-44s'; printf ' %8s' $COLS; echo
 for c in $CONFIGS; do
 	[ $c = base ] && continue
 	awk -v c=$c -v l="$(label $c)" "$MED"'
-	$2 == "base" {bo[$1] = $3; bk[$1] = $4; be[$1] = $5}
-	$2 == c {n++; o[n] = $3 / bo[$1]; k[n] = $4 / bk[$1]; e[n] = $5 / be[$1]}
-	END {printf "%-44s %8.3f %8.3f %8.3f\n", l, med(o, n), med(k, n), med(e, n)}' results.txt
+	$2 == "base" {for (i = 3; i <= NF; i++) b[$1, i] = $i}
+	$2 == c {n++; for (i = 3; i <= NF; i++) v[i, n] = $i / b[$1, i]; nf = NF}
+	END {printf "%-44s", l; for (i = 3; i <= nf; i++) {for (j = 1; j <= n; j++) a[j] = v[i, j]; printf " %8.3f", med(a, n)}; print ""}' results.txt
 done
-awk '$2 == "base" {for (i = 3; i <= 5; i++) {if (!(i in lo) || $i < lo[i]) lo[i] = $i; if ($i > hi[i]) hi[i] = $i}}
-	END {printf "\nnoise: the baseline varied between rounds by %.2fx (open), %.2fx (create), %.2fx (exec)\n",
-		hi[3]/lo[3], hi[4]/lo[4], hi[5]/lo[5]}' results.txt
-awk "$MED"'
-	$2 == "a" {ao[$1] = $3; ac[$1] = $4; ae[$1] = $5}
-	$2 == "d" {n++; o[n] = ao[$1] / $3; k[n] = ac[$1] / $4; e[n] = ae[$1] / $5}
-	END {if (n) printf "(a) against the floor (d) of the same round: open %.3f, create %.3f, exec %.3f (target: within 1.02)\n", med(o, n), med(k, n), med(e, n)}' results.txt
+awk -v cols="$COLS" '$2 == "base" {nf = NF; for (i = 3; i <= NF; i++) {if (!((i) in lo) || $i < lo[i]) lo[i] = $i; if ($i > hi[i]) hi[i] = $i}}
+	END {split(cols, name, " "); printf "\nnoise: the baseline varied between rounds by"
+		for (i = 3; i <= nf; i++) printf " %.2fx (%s)%s", hi[i]/lo[i], name[i-2], i < nf ? "," : "\n"}' results.txt
+awk -v cols="$COLS" "$MED"'
+	$2 == "a" {for (i = 3; i <= NF; i++) av[$1, i] = $i}
+	$2 == "d" {n++; nf = NF; for (i = 3; i <= NF; i++) v[i, n] = av[$1, i] / $i}
+	END {if (!n) exit; split(cols, name, " "); printf "(a) against the floor (d) of the same round:"
+		for (i = 3; i <= nf; i++) {for (j = 1; j <= n; j++) a[j] = v[i, j]; printf " %s %.3f%s", name[i-2], med(a, n), i < nf ? "," : ""}
+		print " (target: within 1.02)"}' results.txt
 
 # Where the caged cost goes: the kernel's own count of the time spent in each
 # program (bpf_stats), over one more caged run of the loops. Timing every
@@ -151,7 +159,7 @@ if command -v bpftool >/dev/null; then
 	sysctl -q kernel.bpf_stats_enabled=1
 	rm -f "$D/stats-done"
 	$AC run --policy policy.yaml -- /bin/sh -c \
-		"$LOOPS all $N_OPEN $N_CREATE $N_EXEC $D > $D/stats-out; touch $D/stats-done; exec sleep 1000" & cage=$!
+		"$LOOPS all $N_OPEN $N_CREATE $N_EXEC $N_SYS $D > $D/stats-out; touch $D/stats-done; exec sleep 1000" & cage=$!
 	while [ ! -e "$D/stats-done" ] && kill -0 $cage 2>/dev/null; do sleep 0.2; done
 	echo
 	echo "(b) time in each program per call, from bpf_stats (ns; includes the timing itself):"

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Benchmark loops: open/close, create/unlink, fork+exec. Prints ns per op.
- *   loops [--landlock DIR] open|create|exec N DIR
- *   loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC DIR   (one line: open create exec)
+/* Benchmark loops: open/close, create/unlink, fork+exec, ioctl (FIONREAD on
+ * a pipe: the file_ioctl hook) and setuid to one's own uid (the capable hook,
+ * CAP_SETUID, asked on every call). Prints ns per op.
+ *   loops [--landlock DIR] open|create|exec|ioctl|cap N DIR
+ *   loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC N_SYS DIR
+ *     (one line: open create exec ioctl cap; the last two run N_SYS times)
  * --landlock confines the process with Landlock first (read+write beneath
  * DIR and /usr, exec of /usr): the yardstick of issue 2's benchmark.
  * The exec loop runs $LOOPS_EXEC (default /usr/bin/true) as "true". */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <linux/landlock.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,10 +58,13 @@ static double now(void)
 static double loop(const char *op, long n, const char *dir)
 {
 	char path[4096];
+	int pipefd[2], avail;
+	uid_t uid = getuid();
 	double t0;
 
 	snprintf(path, sizeof(path), "%s/bench-file", dir);
 	close(open(path, O_CREAT | O_WRONLY, 0644));
+	if (pipe(pipefd)) { perror("pipe"); return -1; }
 	t0 = now();
 	for (long i = 0; i < n; i++) {
 		if (!strcmp(op, "open")) {
@@ -84,12 +91,19 @@ static double loop(const char *op, long n, const char *dir)
 			}
 			waitpid(pid, &st, 0);
 			if (!WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "exec failed\n"); return -1; }
+		} else if (!strcmp(op, "ioctl")) {
+			if (ioctl(pipefd[0], FIONREAD, &avail)) { perror("ioctl"); return -1; }
+		} else if (!strcmp(op, "cap")) {
+			if (setuid(uid)) { perror("setuid"); return -1; }
 		} else {
 			fprintf(stderr, "loops: unknown loop %s\n", op);
 			return -1;
 		}
 	}
-	return (now() - t0) / n;
+	t0 = (now() - t0) / n;
+	close(pipefd[0]);
+	close(pipefd[1]);
+	return t0;
 }
 
 int main(int argc, char **argv)
@@ -103,19 +117,22 @@ int main(int argc, char **argv)
 		}
 		a = 3;
 	}
-	if (argc - a == 5 && !strcmp(argv[a], "all")) {
-		double o = loop("open", atol(argv[a + 1]), argv[a + 4]);
-		double c = o < 0 ? -1 : loop("create", atol(argv[a + 2]), argv[a + 4]);
-		double e = c < 0 ? -1 : loop("exec", atol(argv[a + 3]), argv[a + 4]);
+	if (argc - a == 6 && !strcmp(argv[a], "all")) {
+		const char *ops[] = { "open", "create", "exec", "ioctl", "cap" };
+		const char *dir = argv[a + 5];
 
-		if (e < 0)
-			return 1;
-		printf("%.0f %.0f %.0f\n", o, c, e);
+		for (int i = 0; i < 5; i++) {
+			double r = loop(ops[i], atol(argv[a + 1 + (i < 3 ? i : 3)]), dir);
+
+			if (r < 0)
+				return 1;
+			printf(i < 4 ? "%.0f " : "%.0f\n", r);
+		}
 		return 0;
 	}
 	if (argc - a != 3) {
-		fprintf(stderr, "usage: loops [--landlock DIR] open|create|exec N DIR\n"
-				"       loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC DIR\n");
+		fprintf(stderr, "usage: loops [--landlock DIR] open|create|exec|ioctl|cap N DIR\n"
+				"       loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC N_SYS DIR\n");
 		return 2;
 	}
 	double r = loop(argv[a], atol(argv[a + 1]), argv[a + 2]);
