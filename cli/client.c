@@ -95,7 +95,10 @@ static json_object *request(const struct client_opts *o, const char *method)
 		goto fail;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (!p || send(fd, p, n, MSG_NOSIGNAL) != (ssize_t)n) {
+	/* a daemon that refuses the peer replies and closes at once, maybe before
+	 * the request is sent: its reply is still there to read */
+	if (!p || (send(fd, p, n, MSG_NOSIGNAL) != (ssize_t)n && errno != EPIPE &&
+		   errno != ECONNRESET)) {
 		unreachable(o->socket, p ? strerror(errno) : "out of memory");
 		goto fail;
 	}

@@ -150,6 +150,13 @@ done
 out=$(AGENTCAGE_SOCKET="$T/env.sock" "$AC" --json status 2>&1); st=$?
 echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["code"]=="daemon.unreachable" and "env.sock" in e["message"], e' \
 	&& [ $st = 125 ] && ok "  ... \$AGENTCAGE_SOCKET is used, and --json gives the error as JSON" || no "status env/json" "$st $out"
+python3 "$repo/tests/host/refuser.py" "$T/refuse.sock" 20 & rpid=$!
+for _ in $(seq 100); do [ -e "$T/refuse.sock.ready" ] && break; sleep 0.05; done
+outs=$(for _ in $(seq 20); do "$AC" ls --socket "$T/refuse.sock" 2>&1; echo "st=$?"; done | sort | uniq -c)
+wait $rpid
+[ "$(echo "$outs" | wc -l)" = 2 ] && case "$outs" in *"20 agentcage: error: refused by the stand-in"*"20 st=1"*) true;; *) false;; esac \
+	&& ok "a daemon that replies and closes before the request is sent: its refusal is read (20 of 20)" \
+	|| no "refusal before the request" "$outs"
 "$AC" run --help | grep -q -- "--events FILE" && ok "run --help" || no "run --help"
 man -l "$repo/man/agentcage.1" 2>/dev/null | grep -q "SIGHUP" || grep -q SIGHUP "$repo/man/agentcage.1" && ok "man page" || no "man page"
 rm -rf "$T"
