@@ -43,10 +43,11 @@ unread_st "in a cage, a clone of /var does not name it /lib/ac-paths/x (readable
 event_either "  ... reported as unresolved, or the clone refused" $T/paths.json \
 	"op=open_read comm=detached unresolved=True path=None action=denied" "$CAPADM comm=detached"
 unread_st "in a cage, fchdir into a clone of /var, then open lib/ac-paths/x, is denied" varsecret "1 3" $PP $D fchdir /var lib/ac-paths/x
-unread "a clone made outside and inherited (fd 3) is unresolved in the cage too" varsecret 1 \
-	$D hold /var $AC run --policy $T/paths.yaml --events $T/paths-fd.json -- $D fd 3 read lib/ac-paths/x
+# (the launch closes every descriptor but 0-2: the clone comes in as standard input)
+unread "a clone made outside and inherited (stdin) is unresolved in the cage too" varsecret 1 \
+	$D hold-stdin /var $AC run --policy $T/paths.yaml --events $T/paths-fd.json -- $D fd 0 read lib/ac-paths/x
 event "  ... reported as unresolved" $T/paths-fd.json op=open_read comm=detached unresolved=True
-expect "  ... the same inherited clone reads it outside a cage (control)" 0 $D hold /var $D fd 3 read lib/ac-paths/x
+expect "  ... the same inherited clone reads it outside a cage (control)" 0 $D hold-stdin /var $D fd 0 read lib/ac-paths/x
 
 expect "outside a cage, a clone of /srv/pp appends to $rel/g (control)" 0 $D append /srv/pp $rel/g more
 [ "$(cat /srv/pp$T/g)" = "$(printf 'control\nmore')" ] && ok "  ... and the file changed" || no "  ... and the file changed" "$(cat /srv/pp$T/g)"

@@ -8,6 +8,7 @@
  *   detached fsmount REL           a new tmpfs by fsopen/fsmount, create REL in it
  *   detached fd N read|append|exec REL [TEXT|ARG...]   the same on an inherited fd N
  *   detached hold DIR CMD...       open_tree(DIR, OPEN_TREE_CLONE) as fd 3 (inherited), exec CMD
+ *   detached hold-stdin DIR CMD... the same as fd 0 (agentcage run closes every other)
  * Exit status: 0 done, 1 the access was refused (errno on stderr), 3 the
  * detached mount could not be made, 2 usage. */
 #define _GNU_SOURCE
@@ -115,10 +116,12 @@ int main(int argc, char **argv)
 			return fail("openat", 1);
 		return write(f, "x\n", 2) < 0 ? fail("write", 1) : 0;
 	}
-	if (argc >= 4 && !strcmp(argv[1], "hold")) {
+	if (argc >= 4 && (!strcmp(argv[1], "hold") || !strcmp(argv[1], "hold-stdin"))) {
+		int to = strcmp(argv[1], "hold") ? 0 : 3;
+
 		if ((fd = clone_tree(argv[2], 0)) < 0)
 			return fail("open_tree", 3);
-		if (fd != 3 && (dup2(fd, 3) < 0 || close(fd)))
+		if (fd != to && (dup2(fd, to) < 0 || close(fd)))
 			return fail("dup2", 3);
 		execvp(argv[3], &argv[3]);
 		return fail("exec", 3);
@@ -131,6 +134,6 @@ int main(int argc, char **argv)
 		return access_at(fd, argv[1], &argv[3], argc - 3);
 	}
 	fprintf(stderr, "usage: detached read|append|exec|touch|fchdir DIR REL ... | fsmount REL | "
-		"fd N ACCESS REL ... | hold DIR CMD...\n");
+		"fd N ACCESS REL ... | hold[-stdin] DIR CMD...\n");
 	return 2;
 }
