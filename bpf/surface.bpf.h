@@ -28,15 +28,16 @@ static __always_inline int surface_verdict(struct ac_cage *c, __u64 cgid, __u32 
 		e->flags = AC_EV_ARG;
 		e->arg = arg;
 		if (s && len > 0) {
-			__u32 n = len;
+			/* 1 to AC_PATH_MAX bytes, as emit_net (verdict.bpf.h) copies
+			 * them: a mask of len itself would make a path of exactly
+			 * AC_PATH_MAX bytes a copy of none */
+			__u32 n = len - 1;
 
-			e->path_len = len;
 			barrier_var(n);
+			n = (n & (AC_PATH_MAX - 1)) + 1;
+			e->path_len = n;
 			barrier_var(start);
-			bpf_probe_read_kernel(e->path, n & (AC_PATH_MAX - 1),
-					      &s->buf[start & (AC_PATH_MAX - 1)]);
-			if (len == AC_PATH_MAX)
-				e->path_len = AC_PATH_MAX - 1;
+			bpf_probe_read_kernel(e->path, n, &s->buf[start & (AC_PATH_MAX - 1)]);
 		}
 		bpf_ringbuf_submit(e, 0);
 	}
