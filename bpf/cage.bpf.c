@@ -154,8 +154,17 @@ static __always_inline int check_exec(struct ac_cage *c, __u64 cgid, struct file
 			   op == AC_OP_EXEC ? AC_EXEC_PROG : AC_EXEC_LIB, op, 0);
 }
 
+/* bpf/surface.bpf.h: what no policy grants */
+static __always_inline bool kernel_fs(struct dentry *d, unsigned long magic);
+static __always_inline int surface_write(struct ac_cage *c, __u64 cgid, struct dentry *d,
+					 struct vfsmount *mnt, __u32 op);
+static __always_inline int surface_mknod(struct ac_cage *c, __u64 cgid, const struct path *dir,
+					 struct dentry *dentry, umode_t mode, unsigned int dev);
+
 /* The hooks that check one name for writing: an entry in a directory
- * (mkdir, rmdir, unlink, symlink), or a whole path (truncate, chmod, chown). */
+ * (mkdir, rmdir, unlink, symlink), or a whole path (truncate, chmod, chown).
+ * Kernel filesystems (cgroupfs, sysfs, /proc/sys, bpffs, ...) are refused
+ * first, whatever the policy grants (surface_write). */
 static __always_inline int check_entry(const struct path *dir, struct dentry *dentry, __u32 op)
 {
 	struct ac_cage *c;
@@ -164,7 +173,7 @@ static __always_inline int check_entry(const struct path *dir, struct dentry *de
 
 	if (!(c = current_cage(&cgid)))
 		return 0;
-	if ((r = cgroupfs_refuse(c, cgid, dentry)))
+	if ((r = surface_write(c, cgid, dentry, dir->mnt, op)))
 		return r;
 	return check_path(c, cgid, dentry, dir->mnt, AC_WRITE, op);
 }
@@ -177,7 +186,7 @@ static __always_inline int check_whole(const struct path *path, __u32 op)
 
 	if (!(c = current_cage(&cgid)))
 		return 0;
-	if ((r = cgroupfs_refuse(c, cgid, path->dentry)))
+	if ((r = surface_write(c, cgid, path->dentry, path->mnt, op)))
 		return r;
 	return check_path(c, cgid, path->dentry, path->mnt, AC_WRITE, op);
 }
@@ -231,11 +240,6 @@ static __always_inline bool stacked_fs_layer_open(struct file *file)
 	return BPF_CORE_READ(real_mount(file->f_path.mnt), mnt_ns) == MNT_NS_INTERNAL_;
 }
 
-/* bpf/surface.bpf.h: what no policy grants */
-static __always_inline int surface_open_write(struct ac_cage *c, __u64 cgid, struct file *file);
-static __always_inline int surface_mknod(struct ac_cage *c, __u64 cgid, const struct path *dir,
-					 struct dentry *dentry, umode_t mode, unsigned int dev);
-
 SEC("lsm/file_open")
 int BPF_PROG(ac_file_open, struct file *file, int ret)
 {
@@ -265,12 +269,11 @@ int BPF_PROG(ac_file_open, struct file *file, int ret)
 		if (r)
 			return r;
 	}
-	if ((mode & FMODE_WRITE_) && (r = surface_open_write(c, cgid, file)))
-		return r;
-	/* cgroupfs is read-only in a cage, whatever the policy (isolate.bpf.h) */
+	/* kernel filesystems (cgroupfs, sysfs, /proc/sys, bpffs, ...) are
+	 * read-only in a cage, whatever the policy (surface.bpf.h) */
 	if (!(mode & FMODE_WRITE_))
 		return 0;
-	return cgroupfs_refuse(c, cgid, file->f_path.dentry);
+	return surface_write(c, cgid, file->f_path.dentry, file->f_path.mnt, AC_OP_OPEN_WRITE);
 }
 
 SEC("lsm/path_mknod")
@@ -286,7 +289,7 @@ int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode
 		return ret;
 	if (!(c = current_cage(&cgid)))
 		return 0;
-	if ((r = cgroupfs_refuse(c, cgid, dentry)))
+	if ((r = surface_write(c, cgid, dentry, dir->mnt, reg ? AC_OP_CREATE : AC_OP_MKNOD)))
 		return r;
 	if ((r = surface_mknod(c, cgid, dir, dentry, mode, dev)))
 		return r;
@@ -344,7 +347,7 @@ int BPF_PROG(ac_path_link, struct dentry *old_dentry, const struct path *new_dir
 	/* a hard link is a new name for the old inode: both must be writable,
 	 * or a link would turn a read-only (or denied) file into a writable one.
 	 * Hard links never cross mounts, so both share new_dir's mount. */
-	if ((r = cgroupfs_refuse(c, cgid, new_dentry)))
+	if ((r = surface_write(c, cgid, new_dentry, new_dir->mnt, AC_OP_LINK)))
 		return r;
 	r = check_path(c, cgid, old_dentry, new_dir->mnt, AC_WRITE, AC_OP_LINK);
 	if (r)
@@ -361,7 +364,8 @@ static __always_inline int check_rename(const struct path *old_dir, struct dentr
 
 	if (!(c = current_cage(&cgid)))
 		return 0;
-	if ((r = cgroupfs_refuse(c, cgid, old_dentry)) || (r = cgroupfs_refuse(c, cgid, new_dentry)))
+	if ((r = surface_write(c, cgid, old_dentry, old_dir->mnt, AC_OP_RENAME)) ||
+	    (r = surface_write(c, cgid, new_dentry, new_dir->mnt, AC_OP_RENAME)))
 		return r;
 	r = check_path(c, cgid, old_dentry, old_dir->mnt, AC_WRITE, AC_OP_RENAME);
 	if (r)
@@ -496,9 +500,11 @@ static __always_inline int first_reaching(struct scratch *s, struct dentry *dent
 	return len;
 }
 
+/* refuse: the verdict whatever the policy says (a kernel filesystem), on
+ * the path found the same way */
 static __always_inline int check_nomnt_in(struct ac_cage *c, __u64 cgid, struct scratch *s,
 					  struct task_struct *t, struct dentry *dentry, __u32 need,
-					  __u32 op)
+					  __u32 op, bool refuse)
 {
 	struct mnt_scan m = {};
 	struct vfsmount *pwd, *root;
@@ -523,6 +529,8 @@ static __always_inline int check_nomnt_in(struct ac_cage *c, __u64 cgid, struct 
 	}
 	if (len < 0)
 		return verdict(c, s, cgid, op, 0, -1);
+	if (refuse)
+		return verdict(c, s, cgid, op, start, len);
 	return decide(c, s, cgid, &file_rules, c->policy, need, op, start, len);
 }
 
@@ -531,7 +539,9 @@ static __always_inline int check_nomnt_need(struct dentry *dentry, __u32 need, _
 	struct scratch_cpu *pc;
 	struct task_struct *t;
 	struct scratch *s;
+	unsigned long magic;
 	struct ac_cage *c;
+	bool refuse;
 	__u64 cgid;
 	int r;
 
@@ -540,12 +550,16 @@ static __always_inline int check_nomnt_need(struct dentry *dentry, __u32 need, _
 	t = bpf_get_current_task_btf();
 	if (stacked_fs_internal(t))
 		return 0;
-	if ((r = cgroupfs_refuse(c, cgid, dentry)))
+	/* cgroupfs (isolate.bpf.h) and, for a change, the other kernel
+	 * filesystems (surface.bpf.h) are refused whatever the policy */
+	magic = BPF_CORE_READ(dentry, d_sb, s_magic);
+	if ((r = cgroupfs_refuse(c, cgid, magic)))
 		return r;
+	refuse = need == AC_WRITE && kernel_fs(dentry, magic);
 	s = scratch_get(&pc);
 	if (!s)
 		return verdict(c, s, cgid, op, 0, -1);
-	r = check_nomnt_in(c, cgid, s, t, dentry, need, op);
+	r = check_nomnt_in(c, cgid, s, t, dentry, need, op, refuse);
 	scratch_put(pc);
 	return r;
 }

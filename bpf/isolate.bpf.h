@@ -66,12 +66,17 @@ static __always_inline int refuse_in_cage(__u32 op)
  * limit, of its own cgroup or another, and creating, removing or renaming
  * cgroups. A task of the cage could otherwise leave it, pull an outside
  * process in, or change the limits agentcage set. Called by the write hooks
- * of cage.bpf.c with the dentry they check; 0 or the verdict. */
-static __always_inline int cgroupfs_refuse(struct ac_cage *c, __u64 cgid, struct dentry *d)
+ * of cage.bpf.c (through surface_write, which also closes the other kernel
+ * filesystems) with the magic of the filesystem they change; 0 or the
+ * verdict. */
+static __always_inline bool cgroupfs(unsigned long magic)
 {
-	unsigned long magic = BPF_CORE_READ(d, d_sb, s_magic);
+	return magic == CGROUP2_SUPER_MAGIC_ || magic == CGROUP_SUPER_MAGIC_;
+}
 
-	if (magic != CGROUP2_SUPER_MAGIC_ && magic != CGROUP_SUPER_MAGIC_)
+static __always_inline int cgroupfs_refuse(struct ac_cage *c, __u64 cgid, unsigned long magic)
+{
+	if (!cgroupfs(magic))
 		return 0;
 	return isolate_verdict(c, cgid, AC_OP_CGROUP, 0, false);
 }

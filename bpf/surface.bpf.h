@@ -2,9 +2,10 @@
 /* The kernel baseline, host surface: what a caged task may never reach,
  * whatever its policy grants, even as root with every capability:
  * capabilities that act on the host, kernel modules, device nodes, kernel
- * tunables (sysfs, /proc/sys, ...), network configuration and inode flags
- * by ioctl, and readlink of symlinks it may not read. Included at the end
- * of cage.bpf.c (it uses check_path and check_nomnt_need from there). */
+ * tunables (any change on sysfs, /proc/sys, bpffs, ...), network
+ * configuration and inode flags by ioctl, and readlink of symlinks it may
+ * not read. Included at the end of cage.bpf.c (it uses check_path and
+ * check_nomnt_need from there). */
 #ifndef AGENTCAGE_SURFACE_BPF_H
 #define AGENTCAGE_SURFACE_BPF_H
 
@@ -280,35 +281,48 @@ static __always_inline bool proc_kernel_entry(struct dentry *d)
 	return ch < '0' || ch > '9';
 }
 
-/* An open for write of a kernel tunable, refused whatever the policy
- * grants: sysfs, debugfs, tracefs, securityfs, configfs, bpffs, pstore,
- * efivarfs, and procfs outside the per-process directories. Reading stays
- * with the policy. Called by file_open for writes. */
-static __always_inline int surface_open_write(struct ac_cage *c, __u64 cgid, struct file *file)
+/* Is d on a kernel filesystem whose content is the kernel's configuration:
+ * sysfs, debugfs, tracefs, securityfs, configfs, bpffs (the pins holding
+ * every cage's programs), pstore, efivarfs, and procfs outside the
+ * per-process directories? magic: d's filesystem's. */
+static __always_inline bool kernel_fs(struct dentry *d, unsigned long magic)
 {
-	struct dentry *d = file->f_path.dentry;
-	unsigned long magic = d->d_sb->s_magic;
+	switch (magic) {
+	case PROC_SUPER_MAGIC_:
+		return proc_kernel_entry(d);
+	case SYSFS_MAGIC_: case DEBUGFS_MAGIC_: case TRACEFS_MAGIC_: case SECURITYFS_MAGIC_:
+	case CONFIGFS_MAGIC_: case BPF_FS_MAGIC_: case PSTOREFS_MAGIC_: case EFIVARFS_MAGIC_:
+		return true;
+	}
+	return false;
+}
+
+/* Any change of a caged task on a kernel filesystem, refused whatever the
+ * policy grants: cgroupfs (isolate.bpf.h: op cgroup_write) and the
+ * filesystems of kernel_fs (op: the hook's own, with the path of d under
+ * mnt). Called by every write hook of cage.bpf.c with a mount (open for
+ * write, create, mknod, mkdir, rmdir, unlink, symlink, link, rename,
+ * truncate, chmod, chown) before the policy's check; the hooks without one
+ * (xattrs, times) test kernel_fs themselves (check_nomnt_need). Reading
+ * stays with the policy. 0 or the verdict. */
+static __always_inline int surface_write(struct ac_cage *c, __u64 cgid, struct dentry *d,
+					 struct vfsmount *mnt, __u32 op)
+{
+	unsigned long magic = BPF_CORE_READ(d, d_sb, s_magic);
 	struct scratch_cpu *pc;
 	struct scratch *s;
 	__u32 start = 0;
 	int r, len;
 
-	switch (magic) {
-	case PROC_SUPER_MAGIC_:
-		if (!proc_kernel_entry(d))
-			return 0;
-		break;
-	case SYSFS_MAGIC_: case DEBUGFS_MAGIC_: case TRACEFS_MAGIC_: case SECURITYFS_MAGIC_:
-	case CONFIGFS_MAGIC_: case BPF_FS_MAGIC_: case PSTOREFS_MAGIC_: case EFIVARFS_MAGIC_:
-		break;
-	default:
+	if (cgroupfs(magic))
+		return cgroupfs_refuse(c, cgid, magic);
+	if (!kernel_fs(d, magic))
 		return 0;
-	}
 	s = scratch_get(&pc);
 	if (!s)
-		return verdict(c, s, cgid, AC_OP_OPEN_WRITE, 0, -1);
-	len = resolve(s, d, file->f_path.mnt, &start);
-	r = verdict(c, s, cgid, AC_OP_OPEN_WRITE, start, len);
+		return verdict(c, s, cgid, op, 0, -1);
+	len = resolve(s, d, mnt, &start);
+	r = verdict(c, s, cgid, op, start, len);
 	scratch_put(pc);
 	return r;
 }
