@@ -12,6 +12,8 @@
  *    status, ...), no perf_event_open at all;
  *  - no signal from the cage to a task outside it, also through a file's
  *    owner (F_SETOWN, O_ASYNC, SIGURG);
+ *  - no change of the scheduling, I/O priority, CPU affinity, resource
+ *    limits or memory placement of a task outside the cage;
  *  - no typing into a terminal (TIOCSTI, TIOCLINUX).
  * Included by cage.bpf.c; every program finds the cage first, or tests a
  * cheap argument before that, so an uncaged task pays at most one lookup. */
@@ -110,7 +112,7 @@ int BPF_PROG(ac_task_alloc, struct task_struct *task, unsigned long clone_flags,
 	return isolate_verdict(c, cgid, AC_OP_CLONE, 0, false);
 }
 
-/* ---- other tasks: ptrace, perf, signals ---- */
+/* ---- other tasks: ptrace, perf, signals, scheduling and limits ---- */
 
 /* Is task t inside the cage whose cgroup id is cgid? */
 static __always_inline bool task_in_cage(struct task_struct *t, __u64 cgid)
@@ -125,7 +127,9 @@ static __always_inline bool task_in_cage(struct task_struct *t, __u64 cgid)
 	return false;
 }
 
-static __always_inline int refuse_outside(struct task_struct *target, __u32 op)
+/* The refusal of an action of a caged task on a task outside its cage; the
+ * event's arg is the target's pid when with_target. */
+static __always_inline int refuse_outside(struct task_struct *target, __u32 op, bool with_target)
 {
 	struct ac_cage *c;
 	__u64 cgid;
@@ -133,7 +137,8 @@ static __always_inline int refuse_outside(struct task_struct *target, __u32 op)
 	c = current_cage(&cgid);
 	if (!c || task_in_cage(target, cgid))
 		return 0;
-	return isolate_verdict(c, cgid, op, 0, false);
+	return isolate_verdict(c, cgid, op, with_target ? BPF_CORE_READ(target, pid) : 0,
+			       with_target);
 }
 
 /* Every mode, read included: /proc/PID/environ, maps, fd, cwd, root, ns
@@ -229,7 +234,63 @@ int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, i
 		return ret;
 	if (!sig)
 		return 0;
-	return refuse_outside(p, AC_OP_SIGNAL);
+	return refuse_outside(p, AC_OP_SIGNAL, false);
+}
+
+/* Another task's scheduling, limits and memory placement: a caged root
+ * keeps CAP_SYS_NICE and CAP_SYS_RESOURCE, which would otherwise reach
+ * every process of the machine (renice or chrt a host process to starve
+ * it, prlimit agentcage's own process to RLIMIT_NOFILE 0 or RLIMIT_CPU 1).
+ * Refused where the target is outside the cage; the caller itself, its
+ * threads and its cage's other tasks keep working (nice, ionice, taskset,
+ * chrt, setrlimit on itself). The event's arg is the target's pid.
+ *  - task_setnice: setpriority (PRIO_PROCESS, PRIO_PGRP, PRIO_USER: each
+ *    task of the group or user meets the check);
+ *  - task_setioprio: ioprio_set;
+ *  - task_setscheduler: sched_setscheduler, sched_setparam, sched_setattr,
+ *    sched_setaffinity;
+ *  - task_setrlimit: setrlimit, prlimit64 with a new limit (task_prlimit
+ *    sees only credentials);
+ *  - task_movememory: migrate_pages, move_pages of another process. */
+SEC("lsm/task_setnice")
+int BPF_PROG(ac_task_setnice, struct task_struct *p, int nice, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_outside(p, AC_OP_SCHED, true);
+}
+
+SEC("lsm/task_setioprio")
+int BPF_PROG(ac_task_setioprio, struct task_struct *p, int ioprio, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_outside(p, AC_OP_SCHED, true);
+}
+
+SEC("lsm/task_setscheduler")
+int BPF_PROG(ac_task_setscheduler, struct task_struct *p, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_outside(p, AC_OP_SCHED, true);
+}
+
+SEC("lsm/task_setrlimit")
+int BPF_PROG(ac_task_setrlimit, struct task_struct *p, unsigned int resource,
+	     struct rlimit *new_rlim, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_outside(p, AC_OP_SCHED, true);
+}
+
+SEC("lsm/task_movememory")
+int BPF_PROG(ac_task_movememory, struct task_struct *p, int ret)
+{
+	if (ret)
+		return ret;
+	return refuse_outside(p, AC_OP_SCHED, true);
 }
 
 /* perf_event_open is refused in a cage altogether: its system-wide
@@ -331,7 +392,7 @@ int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct
 			return -EPERM;   /* the cage is gone; its files still say nothing outside */
 		return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
 	}
-	return refuse_outside(tsk, AC_OP_SIGNAL);
+	return refuse_outside(tsk, AC_OP_SIGNAL, false);
 }
 
 /* ---- terminals ---- */

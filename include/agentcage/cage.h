@@ -56,6 +56,8 @@ enum ac_op {
 	AC_OP_DEVICE,       /* a device node the cage may not use; arg: major << 20 | minor */
 	AC_OP_LIMIT,        /* a limit was hit (from userspace); path: memory, pids or time;
 			     * arg: how often since the last event (OOM kills, forks refused) */
+	AC_OP_SCHED,        /* another task's priority, scheduling, affinity, limits or memory
+			     * placement; arg: the target's pid */
 	AC_OP__MAX
 };
 

@@ -20,7 +20,7 @@ static const char *const op_names[AC_OP__MAX] = {
 	[AC_OP_URING] = "io_uring", [AC_OP_CLONE] = "clone", [AC_OP_CAPABILITY] = "capability",
 	[AC_OP_IOCTL] = "ioctl", [AC_OP_MODULE] = "module", [AC_OP_IPC] = "ipc",
 	[AC_OP_KEY] = "keyring", [AC_OP_READLINK] = "readlink", [AC_OP_PERF] = "perf_event",
-	[AC_OP_DEVICE] = "device", [AC_OP_LIMIT] = "limit",
+	[AC_OP_DEVICE] = "device", [AC_OP_LIMIT] = "limit", [AC_OP_SCHED] = "sched",
 };
 
 static const char *const cap_names[] = {
@@ -69,6 +69,7 @@ static const char *event_arg(const struct ac_event *e, char *buf, size_t len, in
 		snprintf(buf, len, "%u", e->arg);
 		return "count";
 	case AC_OP_PTRACE:
+	case AC_OP_SCHED:
 		*quote = 0;
 		snprintf(buf, len, "%u", e->arg);
 		return "target";

@@ -123,6 +123,14 @@ Test(json, event_arguments)
 	j = render_event(&e, 1);
 	cr_assert(strstr(j, "\"op\":\"ptrace\",\"target\":4242,\"path\":\"\""), "%s", j);
 	free(j);
+	e.op = AC_OP_SCHED;
+	e.arg = 4243;    /* the target's pid, as for ptrace */
+	j = render_event(&e, 1);
+	cr_assert(strstr(j, "\"op\":\"sched\",\"target\":4243,\"path\":\"\""), "%s", j);
+	free(j);
+	p = render_event(&e, 0);
+	cr_assert(strstr(p, " op=sched target=4243 path=-\n"), "%s", p);
+	free(p);
 	e.path_len = strlen(e.path);
 	e.flags = 0;     /* no argument: no key */
 	j = render_event(&e, 1);
