@@ -7,6 +7,7 @@
  * leave every cage enforced: the pins hold the programs, links and maps,
  * so enforcement never depends on the daemon staying alive. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -77,20 +78,42 @@ static void add_fd(struct daemon *d, int fd, void *tag)
 
 /* ---- requests ---------------------------------------------------------- */
 
-static json_object *cage_json(struct daemon *d, const struct dcage *c)
+/* the processes in a cgroup itself (not below it) */
+static int count_procs(const char *cg)
 {
-	const struct compiled_policy *p = &c->cage.policy;
-	json_object *o = json_object_new_object();
-	char procs[PATH_MAX + 16];
+	char procs[PATH_MAX + 300];
 	FILE *f;
 	int n = 0;
 
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cage.cg.path);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
 	if ((f = fopen(procs, "re"))) {
 		for (int ch; (ch = fgetc(f)) != EOF;)
 			n += ch == '\n';
 		fclose(f);
 	}
+	return n;
+}
+
+static json_object *cage_json(struct daemon *d, const struct dcage *c)
+{
+	const struct compiled_policy *p = &c->cage.policy;
+	json_object *o = json_object_new_object();
+	int n = count_procs(c->cage.cg.path), runs = 0;
+	DIR *dir = opendir(c->cage.cg.path);
+	struct dirent *de;
+
+	/* and in its runs' cgroups, <cage>/run-N */
+	while (dir && (de = readdir(dir))) {
+		char path[PATH_MAX + 256];
+
+		if (strncmp(de->d_name, "run-", 4) || de->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", c->cage.cg.path, de->d_name);
+		n += count_procs(path);
+		runs++;
+	}
+	if (dir)
+		closedir(dir);
 	json_object_object_add(o, "name", json_object_new_string(c->name));
 	json_object_object_add(o, "file", json_object_new_string(c->file));
 	json_object_object_add(o, "mode", json_object_new_string(c->cage.audit ? "audit" : "enforce"));
@@ -100,6 +123,7 @@ static json_object *cage_json(struct daemon *d, const struct dcage *c)
 	json_object_object_add(o, "cgroup", json_object_new_string(c->cage.cg.path));
 	json_object_object_add(o, "cgroup_id", json_object_new_int64((int64_t)c->cage.cg.id));
 	json_object_object_add(o, "processes", json_object_new_int(n));
+	json_object_object_add(o, "runs", json_object_new_int(runs));
 	json_object_object_add(o, "file_rules", json_object_new_int64((int64_t)p->rs.nfiles));
 	json_object_object_add(o, "exec_rules", json_object_new_int64((int64_t)p->rs.nexec));
 	json_object_object_add(o, "net_entries", json_object_new_int64((int64_t)p->ns.n));
@@ -186,10 +210,12 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 		return reply_reload(d, rq.cage);
 	case PM_EVENTS:
 		return events_subscribe(d, d->current, rq.cage, rq.follow);
-	default:
-		return proto_error(AC_E_USAGE, "this daemon does not run commands yet "
-				   "(agentcage run --cage is not implemented)");
+	case PM_RUN:
+		return run_start(d, d->current, rq.cage);
+	case PM_JOIN:
+		return run_join(d, d->current, rq.run, rq.token);
 	}
+	return proto_error(AC_E_PROTOCOL, "bad request: unknown method");
 }
 
 /* ---- setup and the loop ------------------------------------------------- */
@@ -327,6 +353,8 @@ static int loop(struct daemon *d)
 		struct ac_error e;
 
 		loader_poll(&d->ld);
+		if (n == 0)
+			runs_sweep(d);   /* idle: the cgroups of runs left empty */
 		if (loader_stat(&d->ld, AC_STAT_LOST) > d->lost_reported) {
 			d->lost_reported = loader_stat(&d->ld, AC_STAT_LOST);
 			diag_warn("%llu events lost in total because the ring buffer was full "
@@ -387,6 +415,7 @@ int cmd_daemon(int argc, char **argv)
 			diag_err(&e);
 		goto fail;
 	}
+	runs_sweep(&d);   /* runs of an earlier daemon that have ended */
 	diag_info("daemon ready: %zu cages from %s, socket %s, pins %s%s", d.ncages, d.dir,
 		  d.sock_path, d.pins, d.adopted ? " (adopted)" : "");
 	/* systemd (Type=notify): started means every cage is enforced */

@@ -14,6 +14,18 @@
 #define DAEMON_POLICY_DIR "/etc/agentcage/policies"
 #define DAEMON_MAX_CAGES 1024
 #define DAEMON_MAX_CLIENTS 64
+#define DAEMON_MAX_RUNS 1024
+
+/* one agentcage run --cage (runs.c): a child cgroup of its cage, owned by
+ * the connection that asked for it */
+struct drun {
+	char id[64];               /* run-N */
+	char cage[128];
+	char token[33];            /* what a join must show */
+	uid_t uid;                 /* who asked: only its processes may join */
+	struct cage_cgroup cg;     /* <cage>/run-N */
+	unsigned joined;
+};
 
 struct dcage {
 	char name[128];
@@ -37,6 +49,7 @@ struct client {
 	int sub;                   /* an events subscriber (events.c) */
 	char sub_cage[128];        /* its cage filter, or "" */
 	uint64_t dropped;          /* events it missed since its last "dropped" line */
+	struct drun *run;          /* the run it owns, ended when it goes */
 };
 
 #define EVENTS_BACKLOG 256         /* the last events, for a new subscriber */
@@ -58,6 +71,7 @@ struct daemon {
 	int adopted;               /* the pinned set was an earlier daemon's */
 	int state_fd;              /* the pinned map-daemon_state (adopt.c) */
 	struct client *current;    /* the client whose request is being handled */
+	struct drun *runs[DAEMON_MAX_RUNS];
 	struct backlog {
 		char *line;        /* {"v":1,...event...}\n */
 		size_t len;
@@ -100,6 +114,13 @@ int daemon_adopt(struct daemon *d, event_fn on_event, struct ac_error *e);
 void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t);
 json_object *events_subscribe(struct daemon *d, struct client *c, const char *cage, int follow);
 void events_close(struct daemon *d);
+
+/* runs in named cages (runs.c): the "run" and "join" replies; the end of
+ * the run a client owns (everything in it killed, its cgroup removed) */
+json_object *run_start(struct daemon *d, struct client *c, const char *cage);
+json_object *run_join(struct daemon *d, struct client *c, const char *id, const char *token);
+void run_end(struct daemon *d, struct client *c);
+void runs_sweep(struct daemon *d);
 
 /* the control socket */
 int server_open(struct daemon *d, struct ac_error *e);
