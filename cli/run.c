@@ -27,6 +27,8 @@
 #include "launch.h"
 #include "pty.h"
 #include "policy/compile.h"
+#include "proto/proto.h"
+#include "runcage.h"
 #include "verbs.h"
 
 #define LOST_CHECK_MS 5000
@@ -43,6 +45,9 @@ struct run_opts {
 	const char *user;          /* --user: instead of the policy's */
 	unsigned timeout;          /* --timeout, seconds; 0: none */
 	int no_pty;                /* --no-pty */
+	const char *cage;          /* --cage NAME: the daemon's cage */
+	const char *socket;        /* --socket PATH, with --cage */
+	int standalone_only;       /* an option --cage cannot take was given */
 };
 
 struct run {
@@ -67,6 +72,8 @@ static void run_usage(FILE *f)
 	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
 	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
 	      "                     [--user USER] [--no-pty] [-v] -- CMD [ARG...]\n"
+	      "       agentcage run --cage NAME [--socket PATH] [--timeout DURATION] [--json] [-v]\n"
+	      "                     -- CMD [ARG...]\n"
 	      "Run CMD in its own cgroup; the kernel denies every file, exec and network\n"
 	      "access the policy does not grant and each violation is printed as it happens.\n"
 	      "  --policy FILE   YAML policy (default: the embedded policies/default.yaml)\n"
@@ -83,6 +90,10 @@ static void run_usage(FILE *f)
 	      "                  user; naming root keeps root's capabilities\n"
 	      "  --no-pty        give CMD the caller's terminal as it is, instead of a\n"
 	      "                  pseudo-terminal of its own relayed by agentcage\n"
+	      "  --cage NAME     run CMD in the daemon's cage NAME (its policy, its limits);\n"
+	      "                  needs no root, only the daemon's socket\n"
+	      "  --socket PATH   the daemon's socket (default $AGENTCAGE_SOCKET, else\n"
+	      "                  " PROTO_DEFAULT_SOCKET ")\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
 	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
 	      "Exit status: CMD's own, 128+N if killed by signal N, 124 if the time limit ran\n"
@@ -236,13 +247,17 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "no-limits", no_argument, NULL, 'L' },
 		{ "no-pty", no_argument, NULL, 'P' },
-		{ "user", required_argument, NULL, 'u' }, { 0 } };
+		{ "user", required_argument, NULL, 'u' }, { "cage", required_argument, NULL, 'C' },
+		{ "socket", required_argument, NULL, 'S' }, { 0 } };
 	char *end;
 	long v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+p:m:je:vh", opts, NULL)) != -1) {
+		r->opt.standalone_only |= strchr("pmeDLPu", c) != NULL;
 		switch (c) {
+		case 'C': r->opt.cage = optarg; break;
+		case 'S': r->opt.socket = optarg; break;
 		case 'p': r->opt.policy_file = optarg; break;
 		case 'm':
 			if (!strcmp(optarg, "enforce"))
@@ -296,6 +311,16 @@ static int parse_args(struct run *r, int argc, char **argv)
 	}
 	if (optind >= argc) {
 		diag_error("no command given: agentcage run [OPTIONS] -- CMD [ARG...]");
+		return -1;
+	}
+	if (r->opt.cage && r->opt.standalone_only) {
+		diag_error_code(AC_E_USAGE, "--cage takes the policy, mode, user, limits and event "
+				"sinks of the daemon's cage; drop --policy, --mode, --events, "
+				"--dns-refresh, --no-limits, --user and --no-pty, or drop --cage");
+		return -1;
+	}
+	if (r->opt.socket && !r->opt.cage) {
+		diag_error_code(AC_E_USAGE, "--socket goes with --cage NAME");
 		return -1;
 	}
 	return optind;
@@ -678,6 +703,11 @@ int cmd_run(int argc, char **argv)
 	if (argi < 0)
 		return EXIT_AGENTCAGE;
 	r.opt.json |= diag_json;     /* --json before the verb */
+	if (r.opt.cage) {
+		struct run_cage_opts o = { r.opt.cage, proto_socket_path(r.opt.socket), r.opt.timeout };
+
+		return run_cage(&o, argv + argi);
+	}
 	/* Signals wait (blocked, read through a signalfd once the command runs)
 	 * from here on: a SIGINT or SIGHUP that arrives while the programs load
 	 * is forwarded or applied then, instead of killing agentcage halfway.
