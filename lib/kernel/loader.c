@@ -135,7 +135,9 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		snprintf(err, errlen, "cannot attach the BPF LSM socket programs: %s", strerror(-ret));
 		goto fail;
 	}
-	l->rb = ring_buffer__new(bpf_map__fd(l->net->maps.events), on_event, ctx, NULL);
+	l->on_event = on_event;
+	l->ctx = ctx;
+	l->rb = ring_buffer__new(bpf_map__fd(l->net->maps.events), loader_sample, l, NULL);
 	if (!l->rb) {
 		snprintf(err, errlen, "cannot open the event ring buffer: %s", strerror(errno));
 		goto fail;
@@ -334,9 +336,28 @@ int loader_epoll_fd(struct loader *l)
 	return ring_buffer__epoll_fd(l->rb);
 }
 
+int loader_sample(void *ctx, void *data, size_t len)
+{
+	struct loader *l = ctx;
+	int ret = l->on_event(l->ctx, data, len);
+
+	/* this one is handled (libbpf has moved past it); the next waits */
+	return ret < 0 ? ret : ++l->polled >= LOADER_POLL_MAX ? -EAGAIN : 0;
+}
+
 int loader_poll(struct loader *l)
 {
-	return ring_buffer__consume(l->rb);
+	int n;
+
+	l->polled = 0;
+	n = ring_buffer__consume(l->rb);
+	return n == -EAGAIN ? LOADER_POLL_MAX : n;
+}
+
+void loader_drain(struct loader *l)
+{
+	for (int i = 0; i < 256 && loader_poll(l) == LOADER_POLL_MAX; i++)
+		;
 }
 
 uint64_t loader_stat(struct loader *l, uint32_t key)
