@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -334,6 +335,7 @@ static int parse_args(struct run *r, int argc, char **argv)
  * Returns the write end of the pipe whose end-of-file wakes the guard, or -1. */
 static int start_guard(struct run *r)
 {
+	static char cg[sizeof(r->cage.cg.path)];
 	int p[2];
 	pid_t g;
 	char c;
@@ -358,9 +360,13 @@ static int start_guard(struct run *r)
 		while (read(p[0], &c, 1) < 0 && errno == EINTR)
 			;
 		/* agentcage is gone: after a normal exit the cage already is too */
+		snprintf(cg, sizeof(cg), "%s", r->cage.cg.path);
 		cgroup_destroy(&r->cage.cg);
 		rm_tree(r->tmpdir);
-		pin_remove(r->pins);
+		/* a cage that could not be emptied stays enforced by its pins
+		 * (until a later run sweeps it) */
+		if (!cg[0] || access(cg, F_OK))
+			pin_remove(r->pins);
 		_exit(0);   /* now the programs go */
 	}
 	close(p[0]);
@@ -487,7 +493,7 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 					kill(-pid, si.ssi_signo);   /* its process group */
 			}
 			if (waitpid(pid, &status, WNOHANG) == pid) {
-				loader_poll(&r->ld);
+				loader_drain(&r->ld);
 				check_limits(r);
 				close(ep);
 				if (ifd >= 0)
@@ -501,6 +507,26 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 	}
 }
 
+/* Is a cage of the dead run PID (<parent>/NAME-PID) still there? cage_create
+ * swept what it could; one that could not be emptied keeps its pins. */
+static int cage_left(long pid, void *parent)
+{
+	char suffix[32];
+	struct dirent *de;
+	DIR *d = opendir(parent);
+	int left = 0;
+
+	snprintf(suffix, sizeof(suffix), "-%ld", pid);
+	while (d && !left && (de = readdir(d))) {
+		size_t n = strlen(de->d_name), k = strlen(suffix);
+
+		left = de->d_type == DT_DIR && n > k && !strcmp(de->d_name + n - k, suffix);
+	}
+	if (d)
+		closedir(d);
+	return left;
+}
+
 /* Pin this run's programs, maps and packet links, so that they stay with
  * no process of ours alive; first the pins of runs whose agentcage is gone
  * go (cage_create has already emptied and removed their cages). */
@@ -510,7 +536,7 @@ static int pin_run(struct run *r, struct ac_error *e)
 
 	if (pin_root(root, sizeof(root), e))
 		return -1;
-	pin_sweep(root, NULL, NULL);
+	pin_sweep(root, cage_left, r->cage.cg.parent);
 	snprintf(r->pins, sizeof(r->pins), "%s/run-%d", root, (int)getpid());
 	if (pin_loader(&r->ld, r->pins, e) || pin_cage_links(&r->cage.links, r->pins, e))
 		return -1;
@@ -617,11 +643,19 @@ out_policy:
 /* Everything goes: the cage (and what is left in it), then the programs. */
 static void destroy_cage(struct run *r)
 {
+	char cg[sizeof(r->cage.cg.path)];
+
 	/* our own descriptors hold the programs until loader_close */
-	if (r->pins[0])
-		pin_remove(r->pins);
+	snprintf(cg, sizeof(cg), "%s", r->cage.cg.path);
 	cage_teardown(&r->cage);
-	loader_poll(&r->ld);
+	/* a cage that could not be emptied keeps its pins: its programs stay
+	 * attached after loader_close, until a later run sweeps it */
+	if (cg[0] && access(cg, F_OK) == 0)
+		diag_warn("%s could not be emptied; it stays enforced (pins in %s) until a later "
+			  "agentcage run removes it", cg, r->pins);
+	else if (r->pins[0])
+		pin_remove(r->pins);
+	loader_drain(&r->ld);
 	loader_close(&r->ld);
 }
 
