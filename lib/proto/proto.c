@@ -66,6 +66,15 @@ static int members(json_object *o, struct proto_req *r, struct ac_error *e)
 	return 0;
 }
 
+/* only white space in the n bytes at p (never a byte past them) */
+static int blank(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return 0;
+	return 1;
+}
+
 int proto_parse_request(const char *line, size_t len, struct proto_req *r, struct ac_error *e)
 {
 	json_tokener *tok;
@@ -84,8 +93,7 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *r, struc
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	/* the whole line is one object: nothing after it but white space */
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-	    strspn(line + json_tokener_get_parse_end(tok), " \t\r") !=
-	    len - json_tokener_get_parse_end(tok)) {
+	    !blank(line + json_tokener_get_parse_end(tok), len - json_tokener_get_parse_end(tok))) {
 		bad(e, "not one JSON object");
 		goto out;
 	}
@@ -145,7 +153,8 @@ json_object *proto_error(const char *code, const char *msg)
 
 char *proto_line(json_object *o, size_t *len)
 {
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t n = strlen(s);
 	char *out = malloc(n + 2);
 
@@ -239,8 +248,13 @@ int proto_launch_parse(json_object *o, struct policy *p, struct ac_error *e)
 	if (!json_object_object_get_ex(o, "isolate", &m) || !json_object_is_type(m, json_type_array))
 		return ac_error_set(e, AC_E_PROTOCOL, "the launch settings' \"isolate\" is not a list");
 	for (size_t i = 0; i < json_object_array_length(m); i++) {
-		const char *s = json_object_get_string(json_object_array_get_idx(m, i));
+		json_object *n = json_object_array_get_idx(m, i);
+		const char *s = json_object_get_string(n);
 		size_t k = 0;
+
+		if (!n || !json_object_is_type(n, json_type_string))
+			return ac_error_set(e, AC_E_PROTOCOL, "the launch settings' \"isolate\" holds "
+					    "a non-string");
 
 		while (k < sizeof(iso_names) / sizeof(iso_names[0]) && strcmp(s, iso_names[k]))
 			k++;
