@@ -186,7 +186,8 @@ static int failed(json_object *r)
 
 static void print_json(json_object *r)
 {
-	puts(json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN));
+	puts(json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 int cmd_ls(int argc, char **argv)

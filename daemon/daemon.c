@@ -31,6 +31,7 @@
 static void daemon_usage(FILE *f)
 {
 	fputs("usage: agentcage daemon [--policy-dir DIR] [--socket PATH] [--events FILE]\n"
+	      "                        [--events-max MIB] [--metrics ADDR:PORT] [--json]\n"
 	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
 	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
 	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
@@ -38,7 +39,11 @@ static void daemon_usage(FILE *f)
 	      "a daemon started again adopts them, and their cages, without a gap.\n"
 	      "  --policy-dir DIR  policy files (default " DAEMON_POLICY_DIR ")\n"
 	      "  --socket PATH     control socket (default " PROTO_DEFAULT_SOCKET ")\n"
-	      "  --events FILE     append events as JSON lines to FILE (always: plain on stdout)\n", f);
+	      "  --events FILE     append events as JSON lines to FILE (and to stdout: plain,\n"
+	      "                    or JSON with --json)\n"
+	      "  --events-max MIB  rotate FILE to FILE.1 past MIB MiB (default 64)\n"
+	      "  --metrics A:P     serve Prometheus metrics on http://A:P/metrics (decisions by\n"
+	      "                    cage, op and action; events lost; reloads; rules per cage)\n", f);
 }
 
 static int64_t ns_of(clockid_t id)
@@ -62,9 +67,15 @@ static int on_event(void *ctx, void *data, size_t len)
 	c = daemon_find_cgid(d, e->cgroup);
 	name = c ? c->name : "?";
 	t = e->ts_ns + d->clock_off;
-	event_write_plain(stdout, e, name, t);
-	if (d->events)
+	metrics_count(d, e, c);
+	if (diag_json)
+		event_write_json(stdout, e, name, t);
+	else
+		event_write_plain(stdout, e, name, t);
+	if (d->events) {
 		event_write_json(d->events, e, name, t);
+		events_rotate(d);
+	}
 	events_publish(d, e, name, t);
 	return 0;
 }
@@ -225,17 +236,33 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "policy-dir", required_argument, NULL, 'd' }, { "socket", required_argument, NULL, 's' },
 		{ "events", required_argument, NULL, 'e' }, { "json", no_argument, NULL, 'j' },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "events-max", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
+	char *end;
 	int c;
 
 	d->dir = DAEMON_POLICY_DIR;
+	d->events_max = 64LL << 20;
 	d->sock_path = PROTO_DEFAULT_SOCKET;
 	while ((c = getopt_long(argc, argv, "+d:s:e:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': d->dir = optarg; break;
 		case 's': d->sock_path = optarg; break;
+		case 'M': d->metrics = optarg; break;
 		case 'j': diag_json = true; break;
+		case 'R':
+			errno = 0;
+			d->events_max = strtoll(optarg, &end, 10) << 20;
+			if (errno || *end || end == optarg || d->events_max < (1 << 20) ||
+			    d->events_max > (1LL << 50)) {
+				diag_error_code(AC_E_USAGE, "--events-max takes MiB, 1 or more, not '%s'",
+						optarg);
+				return -1;
+			}
+			break;
 		case 'e':
+			d->events_path = optarg;
 			if (!(d->events = fopen(optarg, "ae"))) {
 				diag_error_code(AC_E_USAGE, "cannot open events file %s: %s", optarg,
 						strerror(errno));
@@ -367,6 +394,10 @@ static int loop(struct daemon *d)
 				continue;
 			if (tag == &d->lfd) {
 				server_accept(d);
+			} else if (tag == &d->mfd) {
+				metrics_accept(d);
+			} else if (metrics_conn_of(d, tag)) {
+				metrics_conn(d, tag, out[i].events);
 			} else if (tag == &d->ifd) {
 				if (dir_changed(d) && daemon_scan(d, NULL, NULL, &e))
 					diag_err(&e);
@@ -393,7 +424,7 @@ int cmd_daemon(int argc, char **argv)
 	struct ac_error e = { 0 };
 	int sig;
 
-	d.lfd = d.ifd = d.sfd = d.state_fd = -1;
+	d.lfd = d.ifd = d.sfd = d.state_fd = d.mfd = -1;
 	if (parse_args(&d, argc, argv))
 		return EXIT_AGENTCAGE;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -408,6 +439,11 @@ int cmd_daemon(int argc, char **argv)
 		return EXIT_AGENTCAGE;
 	}
 	d.ep = epoll_create1(EPOLL_CLOEXEC);
+	/* a bad --metrics fails before anything is loaded */
+	if (d.metrics && metrics_open(&d, d.metrics, &e)) {
+		diag_err(&e);
+		goto fail;
+	}
 	if (load(&d))
 		goto fail;
 	if (watch(&d) || daemon_scan(&d, NULL, NULL, &e) || server_open(&d, &e)) {
@@ -425,12 +461,14 @@ int cmd_daemon(int argc, char **argv)
 	diag_info("%s: exiting; %zu cages stay enforced (pins in %s)", strsignal(sig), d.ncages,
 		  d.pins);
 	sd_notify(0, "STOPPING=1");
-	loader_poll(&d.ld);
+	loader_drain(&d.ld);
 	server_close(&d);
+	metrics_close(&d);
 	events_close(&d);
 	return 0;
 fail:
 	server_close(&d);
+	metrics_close(&d);
 	if (d.adopted)
 		return EXIT_AGENTCAGE;   /* the adopted cages stay as they were, enforced */
 	/* nothing is caged yet that needs us: undo it all */
