@@ -177,20 +177,6 @@ expect "an uncaged process writes /srv/ro while a cage runs" 0 /bin/sh -c 'echo 
 kill -INT $cage; wait $cage; st=$?
 [ $st = 130 ] && ok "SIGINT is forwarded (the agent dies of it: 130)" || no "SIGINT is forwarded" "status $st"
 
-echo "# one set of programs for many cages"
-# 200 cages of one load, each with a policy of its own (odd ones in audit
-# mode), all reading at once: tests/vm/multicage.c says what it checks
-for i in $(seq 0 199); do mkdir -p /srv/mc/$i; echo $i > /srv/mc/$i/f; done
-out=$($repo/build/multicage 200 /srv/mc 2>&1); st=$?
-last=$(echo "$out" | tail -n 1)
-[ $st = 0 ] && ok "one load serves 200 cages at once, each under its own policy ($last)" ||
-	no "one load serves 200 cages at once, each under its own policy" "$(echo "$out" | head -n 5)"
-# the same with every check on its task's own scratch (taken when the CPU's is in use)
-out=$($repo/build/multicage --task-scratch 50 /srv/mc 2>&1); st=$?
-last=$(echo "$out" | tail -n 1)
-[ $st = 0 ] && ok "  ... and 50 cages with the task's own scratch space ($last)" ||
-	no "  ... and 50 cages with the task's own scratch space" "$(echo "$out" | head -n 5)"
-
 echo "# audit mode"
 expect "audit mode allows /etc/shadow" 0 $AC run --policy $T/fs.yaml --mode audit --events $T/audit.json -- /bin/cat /etc/shadow
 event "  ... and reports it as audited" $T/audit.json op=open_read path=/etc/shadow action=audited
