@@ -65,7 +65,7 @@ struct run {
 	struct ac_limit_events lev;/* the cage's limit counters last seen */
 	unsigned time_limit;       /* seconds (limits.time or --timeout); 0: none */
 	int64_t clock_off;         /* realtime - boottime, ns */
-	uint64_t lost_reported, suppressed_reported, full_reported;
+	uint64_t lost_reported, suppressed_reported, full_reported, over_reported;
 };
 
 static void run_usage(FILE *f)
@@ -133,6 +133,7 @@ static void report_lost(struct run *r, int final)
 	uint64_t lost = loader_stat(&r->ld, AC_STAT_LOST);
 	uint64_t supp = loader_stat(&r->ld, AC_STAT_SUPPRESSED);
 	uint64_t full = loader_stat(&r->ld, AC_STAT_MAP_FULL);
+	uint64_t over = loader_over_budget(&r->ld, r->cage.cg.id);
 
 	if (lost > r->lost_reported) {
 		diag_warn("%llu events lost because the ring buffer was full (decisions were "
@@ -145,6 +146,14 @@ static void report_lost(struct run *r, int final)
 			  (unsigned long long)(supp - r->suppressed_reported), AC_PKT_EVENTS_PER_SEC);
 		r->suppressed_reported = supp;
 	}
+	if (over > r->over_reported) {
+		diag_warn("%llu events of this cage not sent: over its budget of %u a second "
+			  "(decisions were not affected)", (unsigned long long)(over - r->over_reported),
+			  loader_budget());
+		r->over_reported = over;
+	}
+	if (final && over)
+		diag_warn("%llu events over the cage's budget in total", (unsigned long long)over);
 	if (final && lost)
 		diag_warn("%llu events lost in total", (unsigned long long)lost);
 	if (final && supp)

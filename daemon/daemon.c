@@ -31,7 +31,8 @@
 static void daemon_usage(FILE *f)
 {
 	fputs("usage: agentcage daemon [--policy-dir DIR] [--socket PATH] [--events FILE]\n"
-	      "                        [--events-max MIB] [--metrics ADDR:PORT] [--json]\n"
+	      "                        [--events-max MIB] [--cage-events N] [--metrics ADDR:PORT]\n"
+	      "                        [--json]\n"
 	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
 	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
 	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
@@ -42,6 +43,8 @@ static void daemon_usage(FILE *f)
 	      "  --events FILE     append events as JSON lines to FILE (and to stdout: plain,\n"
 	      "                    or JSON with --json)\n"
 	      "  --events-max MIB  rotate FILE to FILE.1 past MIB MiB (default 64)\n"
+	      "  --cage-events N   events a cage may send a second (default 10000); the rest\n"
+	      "                    are counted per cage (ls --json: events_over_budget)\n"
 	      "  --metrics A:P     serve Prometheus metrics on http://A:P/metrics (decisions by\n"
 	      "                    cage, op and action; events lost; reloads; rules per cage)\n", f);
 }
@@ -140,9 +143,10 @@ static json_object *cage_json(struct daemon *d, const struct dcage *c)
 	json_object_object_add(o, "net_entries", json_object_new_int64((int64_t)p->ns.n));
 	json_object_object_add(o, "unix_peers", json_object_new_int64((int64_t)p->rs.nunix));
 	json_object_object_add(o, "pins", json_object_new_string(c->pins));
+	json_object_object_add(o, "events_over_budget",
+			       json_object_new_int64((int64_t)loader_over_budget(&d->ld, c->cage.cg.id)));
 	if (c->error[0])
 		json_object_object_add(o, "error", json_object_new_string(c->error));
-	(void)d;
 	return o;
 }
 
@@ -238,8 +242,10 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "events", required_argument, NULL, 'e' }, { "json", no_argument, NULL, 'j' },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "events-max", required_argument, NULL, 'R' },
+		{ "cage-events", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
 	char *end;
+	long v;
 	int c;
 
 	d->dir = DAEMON_POLICY_DIR;
@@ -260,6 +266,16 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 						optarg);
 				return -1;
 			}
+			break;
+		case 'B':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 1 || v > 1000000) {
+				diag_error_code(AC_E_USAGE, "--cage-events takes events a second, 1 to "
+						"1000000, not '%s'", optarg);
+				return -1;
+			}
+			loader_set_budget((uint32_t)v);
 			break;
 		case 'e':
 			d->events_path = optarg;
@@ -386,6 +402,13 @@ static int loop(struct daemon *d)
 			d->lost_reported = loader_stat(&d->ld, AC_STAT_LOST);
 			diag_warn("%llu events lost in total because the ring buffer was full "
 				  "(decisions were not affected)", (unsigned long long)d->lost_reported);
+		}
+		if (n == 0 && loader_stat(&d->ld, AC_STAT_BUDGET) > d->over_reported) {
+			d->over_reported = loader_stat(&d->ld, AC_STAT_BUDGET);
+			diag_warn("%llu events in total not sent because their cage was over its budget "
+				  "of %u a second (decisions were not affected; per cage: agentcage ls "
+				  "--json, events_over_budget)", (unsigned long long)d->over_reported,
+				  loader_budget());
 		}
 		for (int i = 0; i < n; i++) {
 			void *tag = out[i].data.ptr;

@@ -85,7 +85,7 @@ struct daemon {
 	gid_t gid;                 /* the socket's group: agentcage's, or 0 */
 	int have_group;
 	struct client *clients[DAEMON_MAX_CLIENTS];
-	uint64_t lost_reported;
+	uint64_t lost_reported, over_reported;
 	int adopted;               /* the pinned set was an earlier daemon's */
 	int state_fd;              /* the pinned map-daemon_state (adopt.c) */
 	struct client *current;    /* the client whose request is being handled */
@@ -137,7 +137,8 @@ void events_publish(struct daemon *d, const struct ac_event *e, const char *cage
 /* --events FILE past its size: renamed to FILE.1 (the one before goes),
  * a new FILE opened; nothing is lost, a failure keeps the old file */
 void events_rotate(struct daemon *d);
-/* a policy file refused by a reload, as a stream line (and in --events):
+/* a policy file refused by a reload, as a stream line (not in --events,
+ * which holds events alone):
  * {"v":1,"time":..,"cage":..,"level":"error","code":..,"file":..,"message":..} */
 void events_publish_error(struct daemon *d, const char *cage, const char *file, const char *code,
 			  const char *msg);

@@ -170,6 +170,12 @@ static void body(struct daemon *d, struct text *t)
 	    "limit, not sent.\n# TYPE agentcage_packet_events_suppressed_total counter\n"
 	    "agentcage_packet_events_suppressed_total %llu\n",
 	    (unsigned long long)loader_stat(&d->ld, AC_STAT_SUPPRESSED));
+	add(t, "# HELP agentcage_events_over_budget_total Events a cage made over its budget of "
+	    "events a second, not sent (decisions were not affected).\n"
+	    "# TYPE agentcage_events_over_budget_total counter\n");
+	for (size_t i = 0; i < d->ncages; i++)
+		add(t, "agentcage_events_over_budget_total{cage=\"%s\"} %llu\n", d->cages[i]->name,
+		    (unsigned long long)loader_over_budget(&d->ld, d->cages[i]->cage.cg.id));
 	add(t, "# HELP agentcage_reloads_total Policy files read by scans, by result.\n"
 	    "# TYPE agentcage_reloads_total counter\n");
 	for (int r = 0; r < RELOAD__N; r++)

@@ -111,5 +111,12 @@ int loader_poll(struct loader *l);
 void loader_drain(struct loader *l);
 /* sum over CPUs of one counter (enum ac_stat) */
 uint64_t loader_stat(struct loader *l, uint32_t idx);
+/* The event budget of every cage of the programs loaded from now on
+ * (AC_CAGE_EVENTS_PER_SEC unless set), and what it is. */
+void loader_set_budget(uint32_t per_sec);
+uint32_t loader_budget(void);
+/* events of the cage cgid not sent because they were over its budget
+ * (AC_CAGE_EVENTS_PER_SEC); 0 for a cage without an entry */
+uint64_t loader_over_budget(struct loader *l, uint64_t cgid);
 void loader_close(struct loader *l);
 #endif
