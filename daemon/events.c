@@ -109,12 +109,6 @@ void events_publish_error(struct daemon *d, const char *cage, const char *file, 
 	json_object_object_add(o, "code", json_object_new_string(code));
 	json_object_object_add(o, "file", json_object_new_string(file));
 	json_object_object_add(o, "message", json_object_new_string(msg));
-	if (d->events) {
-		fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						     JSON_C_TO_STRING_NOSLASHESCAPE), d->events);
-		fputc('\n', d->events);
-		events_rotate(d);
-	}
 	if ((line = proto_line(o, &n)))
 		publish(d, line, n, cage);
 }
