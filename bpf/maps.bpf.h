@@ -13,6 +13,9 @@ const volatile __u32 cage_parent_level = 0;  /* its level in the hierarchy */
 /* tests only: every check uses its task's own scratch, the path taken when
  * the CPU's is in use (LOADER_TASK_SCRATCH) */
 const volatile __u32 scratch_task_only = 0;
+/* events a cage may send a second (loader_set_budget; the daemon's
+ * --cage-events): the rest are counted in its budgets entry */
+const volatile __u32 cage_events_per_sec = AC_CAGE_EVENTS_PER_SEC;
 
 #define WALK_MAX 2048     /* components of a PATH_MAX path, at most */
 
@@ -34,6 +37,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } stats SEC(".maps");
+
+/* each cage's event budget; the entry goes with the cage (loader_del_cage) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);             /* cgroup id of the cage */
+	__type(value, struct ac_budget);
+} budgets SEC(".maps");
 
 /* Scratch space for one check: the path, the trie key. Each CPU has one,
  * taken for the length of a check (scratch_get/scratch_put): the programs do

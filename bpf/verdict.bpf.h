@@ -14,12 +14,43 @@ static __always_inline void stat_inc(__u32 idx)
 		__sync_fetch_and_add(v, 1);
 }
 
-/* A ring buffer slot for an event with its header filled in, or NULL: a
- * full ring buffer is counted, never waited for. */
+/* May the cage send one more event this second? Over cage_events_per_sec
+ * the event is counted in the cage's entry and in AC_STAT_BUDGET, not sent;
+ * the decision never depends on it. (The second's reset may race between
+ * CPUs: a few events more or less in that second, never a lost count.) */
+static __always_inline bool budget_take(__u64 cgid)
+{
+	__u64 now = bpf_ktime_get_boot_ns() / 1000000000ULL;
+	struct ac_budget *b = bpf_map_lookup_elem(&budgets, &cgid);
+	struct ac_budget fresh = { .second = now, .count = 1 };
+
+	if (!b) {
+		bpf_map_update_elem(&budgets, &cgid, &fresh, BPF_NOEXIST);
+		return true;
+	}
+	if (b->second != now) {
+		b->second = now;
+		b->count = 0;
+	}
+	if (b->count >= cage_events_per_sec) {
+		__sync_fetch_and_add(&b->dropped, 1);
+		stat_inc(AC_STAT_BUDGET);
+		return false;
+	}
+	__sync_fetch_and_add(&b->count, 1);
+	return true;
+}
+
+/* A ring buffer slot for an event with its header filled in, or NULL: an
+ * event over its cage's budget is counted, and so is a full ring buffer,
+ * never waited for. */
 static __always_inline struct ac_event *event_reserve(__u64 cgid, __u32 op, __u32 action)
 {
-	struct ac_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct ac_event *e;
 
+	if (!budget_take(cgid))
+		return NULL;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_inc(AC_STAT_LOST);
 		return NULL;

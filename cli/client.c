@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <json-c/json.h>
 #include "agentcage/cage.h"
+#include "client.h"
 #include "diag.h"
 #include "kernel/lsm.h"
 #include "proto/proto.h"
@@ -70,70 +71,90 @@ static int unreachable(const char *path, const char *why)
 	return -1;
 }
 
-/* one request, one reply line: the reply object, or NULL (reported) */
-static json_object *request(const struct client_opts *o, const char *method)
+int client_connect(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct timeval tv = { .tv_sec = REPLY_TIMEOUT_S };
-	json_object *rq = json_object_new_object(), *reply;
-	char buf[1 << 16], *line = NULL, *p;
-	size_t len = 0, n;
-	ssize_t got;
 	int fd;
 
-	if (strlen(o->socket) >= sizeof(sa.sun_path))
-		return unreachable(o->socket, "the path is too long"), NULL;
-	memcpy(sa.sun_path, o->socket, strlen(o->socket) + 1);
-	json_object_object_add(rq, "v", json_object_new_int(PROTO_VERSION));
-	json_object_object_add(rq, "method", json_object_new_string(method));
-	if (o->cage)
-		json_object_object_add(rq, "cage", json_object_new_string(o->cage));
-	p = proto_line(rq, &n);
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return unreachable(path, "the path is too long");
+	memcpy(sa.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		unreachable(o->socket, strerror(errno));
-		goto fail;
+		unreachable(path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
+	return fd;
+}
+
+json_object *client_exchange(int fd, const char *path, json_object *rq)
+{
+	struct timeval tv = { .tv_sec = REPLY_TIMEOUT_S }, none = { 0 };
+	char buf[1 << 16], *line = NULL, *p;
+	json_object *reply = NULL;
+	size_t len = 0, n;
+	ssize_t got = 0;
+
+	p = proto_line(rq, &n);
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	/* a daemon that refuses the peer replies and closes at once, maybe before
 	 * the request is sent: its reply is still there to read */
 	if (!p || (send(fd, p, n, MSG_NOSIGNAL) != (ssize_t)n && errno != EPIPE &&
 		   errno != ECONNRESET)) {
-		unreachable(o->socket, p ? strerror(errno) : "out of memory");
-		goto fail;
+		unreachable(path, p ? strerror(errno) : "out of memory");
+		goto out;
 	}
-	while ((got = recv(fd, buf, sizeof(buf), 0)) > 0) {
-		char *q = realloc(line, len + got + 1);
+	/* up to the newline only: what follows the reply line stays in the socket */
+	while ((got = recv(fd, buf, sizeof(buf), MSG_PEEK)) > 0) {
+		char *nl = memchr(buf, '\n', (size_t)got), *q;
+		size_t take = nl ? (size_t)(nl - buf) + 1 : (size_t)got;
 
-		if (!q)
+		if (!(q = realloc(line, len + take + 1)) || recv(fd, q + len, take, 0) != (ssize_t)take) {
+			line = q ? q : line;
 			break;
+		}
 		line = q;
-		memcpy(line + len, buf, got);
-		len += got;
+		len += take;
 		line[len] = 0;
-		if (memchr(line, '\n', len))
+		if (nl)
 			break;
 	}
-	if (!line || !memchr(line, '\n', len)) {
-		unreachable(o->socket, got < 0 ? strerror(errno) : "the daemon closed the connection "
+	if (!line || !len || line[len - 1] != '\n') {
+		unreachable(path, got < 0 ? strerror(errno) : "the daemon closed the connection "
 			    "without a reply");
-		goto fail;
+		goto out;
 	}
 	if (!(reply = json_tokener_parse(line)) || !json_object_is_type(reply, json_type_object)) {
 		json_object_put(reply);
+		reply = NULL;
 		diag_error_code(AC_E_PROTOCOL, "the daemon's reply is not a JSON object");
-		goto fail;
 	}
+out:
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
 	free(p);
 	free(line);
+	return reply;
+}
+
+/* one request, one reply line: the reply object, or NULL (reported) */
+static json_object *request(const struct client_opts *o, const char *method)
+{
+	json_object *rq = json_object_new_object(), *reply;
+	int fd;
+
+	json_object_object_add(rq, "v", json_object_new_int(PROTO_VERSION));
+	json_object_object_add(rq, "method", json_object_new_string(method));
+	if (o->cage)
+		json_object_object_add(rq, "cage", json_object_new_string(o->cage));
+	if ((fd = client_connect(o->socket)) < 0) {
+		json_object_put(rq);
+		return NULL;
+	}
+	reply = client_exchange(fd, o->socket, rq);
 	close(fd);
 	return reply;
-fail:
-	free(p);
-	free(line);
-	if (fd >= 0)
-		close(fd);
-	return NULL;
 }
 
 static const char *str(json_object *o, const char *key)
@@ -165,7 +186,8 @@ static int failed(json_object *r)
 
 static void print_json(json_object *r)
 {
-	puts(json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN));
+	puts(json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 int cmd_ls(int argc, char **argv)

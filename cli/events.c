@@ -96,10 +96,13 @@ static void print_plain(json_object *ev)
 
 	if (json_object_object_get_ex(ev, "action", &m))
 		action = !strcmp(json_object_get_string(m), "audited") ? "AUDIT" : "DENY";
+	else if (json_object_object_get_ex(ev, "level", &m))
+		action = "ERROR";   /* a policy file a reload refused */
 	printf("%s %s %s", json_object_object_get_ex(ev, "time", &m) ? json_object_get_string(m) : "-",
 	       json_object_object_get_ex(ev, "cage", &m) ? json_object_get_string(m) : "?", action);
 	json_object_object_foreach(ev, k, v) {
-		if (!strcmp(k, "v") || !strcmp(k, "time") || !strcmp(k, "cage") || !strcmp(k, "action"))
+		if (!strcmp(k, "v") || !strcmp(k, "time") || !strcmp(k, "cage") || !strcmp(k, "action") ||
+		    !strcmp(k, "level"))
 			continue;
 		printf(" %s=%s", k, json_object_is_type(v, json_type_string) ?
 		       json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE) :

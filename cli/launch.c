@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include "harden/fds.h"
 #include "harden/limits.h"
@@ -66,6 +67,11 @@ int launch_prepare(struct launch *l, const struct policy *p, const char *cage_tm
 	l->procs_fd = -1;
 	l->parent = getpid();
 	l->isolate = p->isolate;
+	l->unprivileged = geteuid() != 0;
+	if (l->unprivileged && p->isolate)
+		return ac_error_set(e, AC_E_PERMISSION, "the policy's isolate needs a root caller "
+				    "(new namespaces need CAP_SYS_ADMIN); run agentcage as root, or "
+				    "drop isolate from the policy");
 	if (ac_identity_resolve(p->user, getuid(), getgid(), &l->id, e))
 		return -1;
 	/* only a policy that names root gets a privileged agent */
@@ -89,6 +95,31 @@ int launch_cage(struct launch *l, const char *cage_tmp, const char *cgroup, stru
 	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
 	if ((l->procs_fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 		return ac_error_set(e, AC_E_CGROUP, "cannot open %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* run --cage (async-signal-safe): ask the daemon to move this process into
+ * the run's cgroup, over a connection of its own (the daemon moves the
+ * peer, SO_PEERCRED, and nothing else); wait for its yes. */
+static int join_daemon(const struct launch *l, struct ac_child_fail *f)
+{
+	static const char yes[] = "{\"v\":1,\"ok\":true";
+	char buf[4096];
+	size_t got = 0;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ssize_t n;
+
+	if (fd < 0 || connect(fd, (const struct sockaddr *)&l->join_sa, sizeof(l->join_sa)) ||
+	    write(fd, l->join_line, l->join_len) != (ssize_t)l->join_len)
+		return ac_child_fail_set(f, "join the run's cgroup (daemon)", errno);
+	while (got < sizeof(buf) - 1 && (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0) {
+		got += (size_t)n;
+		if (memchr(buf, '\n', got))
+			break;
+	}
+	close(fd);
+	if (got < sizeof(yes) - 1 || memcmp(buf, yes, sizeof(yes) - 1))
+		return ac_child_fail_set(f, "join the run's cgroup (the daemon refused)", EPERM);
 	return 0;
 }
 
@@ -136,15 +167,22 @@ void launch_child(const struct launch *l, int err_fd, const sigset_t *old)
 		fail_exit(err_fd, (ac_child_fail_set(&f, "setsid", errno), &f), EXIT_AGENTCAGE);
 	if (l->pty && pty_child(l->pty, &f))
 		fail_exit(err_fd, &f, EXIT_AGENTCAGE);
-	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "0", 1) != 1)
+	/* (a caller other than root has its own score already, and cannot
+	 * lower it) */
+	fd = l->unprivileged ? -2 : open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	if (fd == -1 || (fd >= 0 && write(fd, "0", 1) != 1))
 		fail_exit(err_fd, (ac_child_fail_set(&f, "oom_score_adj", errno), &f),
 			  EXIT_AGENTCAGE);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	/* harden.h's order: namespaces while CAP_SYS_ADMIN still works, then
-	 * the cage, the keyring from inside it, and the drop */
-	if (ac_ns_enter(l->isolate, &f) || ac_ns_pid_fork(l->isolate, &f) ||
-	    ac_limits_join(l->procs_fd, &f) || ac_ns_keyring(&f) || ac_fds_close(err_fd, &f) ||
+	 * the cage, the keyring from inside it, and the drop. A caller other
+	 * than root cannot make namespaces: no IPC namespace of its own then
+	 * (the kernel baseline keeps the host's IPC objects and keys out of
+	 * the cage's reach all the same), and no isolate (refused above). */
+	if ((!l->unprivileged && ac_ns_enter(l->isolate, &f)) || ac_ns_pid_fork(l->isolate, &f) ||
+	    (l->procs_fd >= 0 ? ac_limits_join(l->procs_fd, &f) : join_daemon(l, &f)) ||
+	    ac_ns_keyring(&f) || ac_fds_close(err_fd, &f) ||
 	    (l->privileged ? ac_identity_keep_root(&f) : ac_identity_drop(&l->id, &f)) ||
 	    ac_seccomp_load(&l->sc, &f))
 		fail_exit(err_fd, &f, EXIT_AGENTCAGE);

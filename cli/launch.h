@@ -4,6 +4,7 @@
 #ifndef AGENTCAGE_CLI_LAUNCH_H
 #define AGENTCAGE_CLI_LAUNCH_H
 #include <signal.h>
+#include <sys/un.h>
 #include "harden/env.h"
 #include "harden/identity.h"
 #include "harden/seccomp.h"
@@ -13,12 +14,17 @@
 struct launch {
 	struct ac_identity id;
 	int privileged;        /* the policy names root: it keeps its capabilities */
+	int unprivileged;      /* the caller is not root (run --cage by a member of the
+	                        * daemon's group): no namespaces, its OOM score kept */
 	unsigned isolate;
 	struct ac_env env;
 	struct ac_seccomp sc;
 	char **cands;          /* where cmd[0] may be, in PATH order (NULL-terminated) */
 	char **cmd;
-	int procs_fd;          /* the cage's cgroup.procs, O_WRONLY */
+	int procs_fd;          /* the cage's cgroup.procs, O_WRONLY; or -1 and: */
+	const char *join_line; /* run --cage: the daemon's join request, sent from */
+	size_t join_len;       /* a connection of the child's own to join_sa */
+	struct sockaddr_un join_sa;
 	pid_t parent;
 	const struct pty *pty; /* the agent's own terminal (set by run), or NULL */
 };

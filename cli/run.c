@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -27,6 +28,8 @@
 #include "launch.h"
 #include "pty.h"
 #include "policy/compile.h"
+#include "proto/proto.h"
+#include "runcage.h"
 #include "verbs.h"
 
 #define LOST_CHECK_MS 5000
@@ -43,6 +46,9 @@ struct run_opts {
 	const char *user;          /* --user: instead of the policy's */
 	unsigned timeout;          /* --timeout, seconds; 0: none */
 	int no_pty;                /* --no-pty */
+	const char *cage;          /* --cage NAME: the daemon's cage */
+	const char *socket;        /* --socket PATH, with --cage */
+	int standalone_only;       /* an option --cage cannot take was given */
 };
 
 struct run {
@@ -59,7 +65,7 @@ struct run {
 	struct ac_limit_events lev;/* the cage's limit counters last seen */
 	unsigned time_limit;       /* seconds (limits.time or --timeout); 0: none */
 	int64_t clock_off;         /* realtime - boottime, ns */
-	uint64_t lost_reported, suppressed_reported, full_reported;
+	uint64_t lost_reported, suppressed_reported, full_reported, over_reported;
 };
 
 static void run_usage(FILE *f)
@@ -67,6 +73,8 @@ static void run_usage(FILE *f)
 	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
 	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
 	      "                     [--user USER] [--no-pty] [-v] -- CMD [ARG...]\n"
+	      "       agentcage run --cage NAME [--socket PATH] [--timeout DURATION] [--json] [-v]\n"
+	      "                     -- CMD [ARG...]\n"
 	      "Run CMD in its own cgroup; the kernel denies every file, exec and network\n"
 	      "access the policy does not grant and each violation is printed as it happens.\n"
 	      "  --policy FILE   YAML policy (default: the embedded policies/default.yaml)\n"
@@ -83,6 +91,10 @@ static void run_usage(FILE *f)
 	      "                  user; naming root keeps root's capabilities\n"
 	      "  --no-pty        give CMD the caller's terminal as it is, instead of a\n"
 	      "                  pseudo-terminal of its own relayed by agentcage\n"
+	      "  --cage NAME     run CMD in the daemon's cage NAME (its policy, its limits);\n"
+	      "                  needs no root, only the daemon's socket\n"
+	      "  --socket PATH   the daemon's socket (default $AGENTCAGE_SOCKET, else\n"
+	      "                  " PROTO_DEFAULT_SOCKET ")\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
 	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
 	      "Exit status: CMD's own, 128+N if killed by signal N, 124 if the time limit ran\n"
@@ -121,6 +133,7 @@ static void report_lost(struct run *r, int final)
 	uint64_t lost = loader_stat(&r->ld, AC_STAT_LOST);
 	uint64_t supp = loader_stat(&r->ld, AC_STAT_SUPPRESSED);
 	uint64_t full = loader_stat(&r->ld, AC_STAT_MAP_FULL);
+	uint64_t over = loader_over_budget(&r->ld, r->cage.cg.id);
 
 	if (lost > r->lost_reported) {
 		diag_warn("%llu events lost because the ring buffer was full (decisions were "
@@ -133,6 +146,14 @@ static void report_lost(struct run *r, int final)
 			  (unsigned long long)(supp - r->suppressed_reported), AC_PKT_EVENTS_PER_SEC);
 		r->suppressed_reported = supp;
 	}
+	if (over > r->over_reported) {
+		diag_warn("%llu events of this cage not sent: over its budget of %u a second "
+			  "(decisions were not affected)", (unsigned long long)(over - r->over_reported),
+			  loader_budget());
+		r->over_reported = over;
+	}
+	if (final && over)
+		diag_warn("%llu events over the cage's budget in total", (unsigned long long)over);
 	if (final && lost)
 		diag_warn("%llu events lost in total", (unsigned long long)lost);
 	if (final && supp)
@@ -236,13 +257,17 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "no-limits", no_argument, NULL, 'L' },
 		{ "no-pty", no_argument, NULL, 'P' },
-		{ "user", required_argument, NULL, 'u' }, { 0 } };
+		{ "user", required_argument, NULL, 'u' }, { "cage", required_argument, NULL, 'C' },
+		{ "socket", required_argument, NULL, 'S' }, { 0 } };
 	char *end;
 	long v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+p:m:je:vh", opts, NULL)) != -1) {
+		r->opt.standalone_only |= strchr("pmeDLPu", c) != NULL;
 		switch (c) {
+		case 'C': r->opt.cage = optarg; break;
+		case 'S': r->opt.socket = optarg; break;
 		case 'p': r->opt.policy_file = optarg; break;
 		case 'm':
 			if (!strcmp(optarg, "enforce"))
@@ -298,6 +323,16 @@ static int parse_args(struct run *r, int argc, char **argv)
 		diag_error("no command given: agentcage run [OPTIONS] -- CMD [ARG...]");
 		return -1;
 	}
+	if (r->opt.cage && r->opt.standalone_only) {
+		diag_error_code(AC_E_USAGE, "--cage takes the policy, mode, user, limits and event "
+				"sinks of the daemon's cage; drop --policy, --mode, --events, "
+				"--dns-refresh, --no-limits, --user and --no-pty, or drop --cage");
+		return -1;
+	}
+	if (r->opt.socket && !r->opt.cage) {
+		diag_error_code(AC_E_USAGE, "--socket goes with --cage NAME");
+		return -1;
+	}
 	return optind;
 }
 
@@ -309,6 +344,7 @@ static int parse_args(struct run *r, int argc, char **argv)
  * Returns the write end of the pipe whose end-of-file wakes the guard, or -1. */
 static int start_guard(struct run *r)
 {
+	static char cg[sizeof(r->cage.cg.path)];
 	int p[2];
 	pid_t g;
 	char c;
@@ -333,9 +369,13 @@ static int start_guard(struct run *r)
 		while (read(p[0], &c, 1) < 0 && errno == EINTR)
 			;
 		/* agentcage is gone: after a normal exit the cage already is too */
+		snprintf(cg, sizeof(cg), "%s", r->cage.cg.path);
 		cgroup_destroy(&r->cage.cg);
 		rm_tree(r->tmpdir);
-		pin_remove(r->pins);
+		/* a cage that could not be emptied stays enforced by its pins
+		 * (until a later run sweeps it) */
+		if (!cg[0] || access(cg, F_OK))
+			pin_remove(r->pins);
 		_exit(0);   /* now the programs go */
 	}
 	close(p[0]);
@@ -462,7 +502,7 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 					kill(-pid, si.ssi_signo);   /* its process group */
 			}
 			if (waitpid(pid, &status, WNOHANG) == pid) {
-				loader_poll(&r->ld);
+				loader_drain(&r->ld);
 				check_limits(r);
 				close(ep);
 				if (ifd >= 0)
@@ -476,6 +516,26 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 	}
 }
 
+/* Is a cage of the dead run PID (<parent>/NAME-PID) still there? cage_create
+ * swept what it could; one that could not be emptied keeps its pins. */
+static int cage_left(long pid, void *parent)
+{
+	char suffix[32];
+	struct dirent *de;
+	DIR *d = opendir(parent);
+	int left = 0;
+
+	snprintf(suffix, sizeof(suffix), "-%ld", pid);
+	while (d && !left && (de = readdir(d))) {
+		size_t n = strlen(de->d_name), k = strlen(suffix);
+
+		left = de->d_type == DT_DIR && n > k && !strcmp(de->d_name + n - k, suffix);
+	}
+	if (d)
+		closedir(d);
+	return left;
+}
+
 /* Pin this run's programs, maps and packet links, so that they stay with
  * no process of ours alive; first the pins of runs whose agentcage is gone
  * go (cage_create has already emptied and removed their cages). */
@@ -485,7 +545,7 @@ static int pin_run(struct run *r, struct ac_error *e)
 
 	if (pin_root(root, sizeof(root), e))
 		return -1;
-	pin_sweep(root, NULL, NULL);
+	pin_sweep(root, cage_left, r->cage.cg.parent);
 	snprintf(r->pins, sizeof(r->pins), "%s/run-%d", root, (int)getpid());
 	if (pin_loader(&r->ld, r->pins, e) || pin_cage_links(&r->cage.links, r->pins, e))
 		return -1;
@@ -592,11 +652,19 @@ out_policy:
 /* Everything goes: the cage (and what is left in it), then the programs. */
 static void destroy_cage(struct run *r)
 {
+	char cg[sizeof(r->cage.cg.path)];
+
 	/* our own descriptors hold the programs until loader_close */
-	if (r->pins[0])
-		pin_remove(r->pins);
+	snprintf(cg, sizeof(cg), "%s", r->cage.cg.path);
 	cage_teardown(&r->cage);
-	loader_poll(&r->ld);
+	/* a cage that could not be emptied keeps its pins: its programs stay
+	 * attached after loader_close, until a later run sweeps it */
+	if (cg[0] && access(cg, F_OK) == 0)
+		diag_warn("%s could not be emptied; it stays enforced (pins in %s) until a later "
+			  "agentcage run removes it", cg, r->pins);
+	else if (r->pins[0])
+		pin_remove(r->pins);
+	loader_drain(&r->ld);
 	loader_close(&r->ld);
 }
 
@@ -678,6 +746,11 @@ int cmd_run(int argc, char **argv)
 	if (argi < 0)
 		return EXIT_AGENTCAGE;
 	r.opt.json |= diag_json;     /* --json before the verb */
+	if (r.opt.cage) {
+		struct run_cage_opts o = { r.opt.cage, proto_socket_path(r.opt.socket), r.opt.timeout };
+
+		return run_cage(&o, argv + argi);
+	}
 	/* Signals wait (blocked, read through a signalfd once the command runs)
 	 * from here on: a SIGINT or SIGHUP that arrives while the programs load
 	 * is forwarded or applied then, instead of killing agentcage halfway.

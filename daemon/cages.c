@@ -305,7 +305,34 @@ static int yaml_name(const char *n)
 	return n[0] != '.' && l > 5 && !strcmp(n + l - 5, ".yaml");
 }
 
+const char *const reload_names[RELOAD__N] = { "installed", "reloaded", "unchanged", "removed",
+					       "kept", "failed" };
+
+/* each file's result, for the metrics and the event stream */
+static void count(struct daemon *d, const struct scan *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		for (int k = 0; k < RELOAD__N; k++)
+			if (!strcmp(s->r[i].what, reload_names[k]))
+				d->reloads[k]++;
+		if (s->r[i].code)   /* refused: the event stream says why too */
+			events_publish_error(d, s->r[i].cage, s->r[i].file, s->r[i].code, s->r[i].msg);
+	}
+}
+
+static int scan(struct daemon *d, const char *only, struct scan *out, struct ac_error *e);
+
 int daemon_scan(struct daemon *d, const char *only, struct scan *out, struct ac_error *e)
+{
+	struct scan local = { 0 };
+	int ret = scan(d, only, out ? out : &local, e);
+
+	count(d, out ? out : &local);
+	scan_free(&local);
+	return ret;
+}
+
+static int scan(struct daemon *d, const char *only, struct scan *out, struct ac_error *e)
 {
 	char file[PATH_MAX];
 	struct dcage *c = NULL;

@@ -7,6 +7,7 @@
  * leave every cage enforced: the pins hold the programs, links and maps,
  * so enforcement never depends on the daemon staying alive. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -30,6 +31,8 @@
 static void daemon_usage(FILE *f)
 {
 	fputs("usage: agentcage daemon [--policy-dir DIR] [--socket PATH] [--events FILE]\n"
+	      "                        [--events-max MIB] [--cage-events N] [--metrics ADDR:PORT]\n"
+	      "                        [--json]\n"
 	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
 	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
 	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
@@ -37,7 +40,13 @@ static void daemon_usage(FILE *f)
 	      "a daemon started again adopts them, and their cages, without a gap.\n"
 	      "  --policy-dir DIR  policy files (default " DAEMON_POLICY_DIR ")\n"
 	      "  --socket PATH     control socket (default " PROTO_DEFAULT_SOCKET ")\n"
-	      "  --events FILE     append events as JSON lines to FILE (always: plain on stdout)\n", f);
+	      "  --events FILE     append events as JSON lines to FILE (and to stdout: plain,\n"
+	      "                    or JSON with --json)\n"
+	      "  --events-max MIB  rotate FILE to FILE.1 past MIB MiB (default 64)\n"
+	      "  --cage-events N   events a cage may send a second (default 10000); the rest\n"
+	      "                    are counted per cage (ls --json: events_over_budget)\n"
+	      "  --metrics A:P     serve Prometheus metrics on http://A:P/metrics (decisions by\n"
+	      "                    cage, op and action; events lost; reloads; rules per cage)\n", f);
 }
 
 static int64_t ns_of(clockid_t id)
@@ -61,9 +70,15 @@ static int on_event(void *ctx, void *data, size_t len)
 	c = daemon_find_cgid(d, e->cgroup);
 	name = c ? c->name : "?";
 	t = e->ts_ns + d->clock_off;
-	event_write_plain(stdout, e, name, t);
-	if (d->events)
+	metrics_count(d, e, c);
+	if (diag_json)
+		event_write_json(stdout, e, name, t);
+	else
+		event_write_plain(stdout, e, name, t);
+	if (d->events) {
 		event_write_json(d->events, e, name, t);
+		events_rotate(d);
+	}
 	events_publish(d, e, name, t);
 	return 0;
 }
@@ -77,20 +92,42 @@ static void add_fd(struct daemon *d, int fd, void *tag)
 
 /* ---- requests ---------------------------------------------------------- */
 
-static json_object *cage_json(struct daemon *d, const struct dcage *c)
+/* the processes in a cgroup itself (not below it) */
+static int count_procs(const char *cg)
 {
-	const struct compiled_policy *p = &c->cage.policy;
-	json_object *o = json_object_new_object();
-	char procs[PATH_MAX + 16];
+	char procs[PATH_MAX + 300];
 	FILE *f;
 	int n = 0;
 
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", c->cage.cg.path);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
 	if ((f = fopen(procs, "re"))) {
 		for (int ch; (ch = fgetc(f)) != EOF;)
 			n += ch == '\n';
 		fclose(f);
 	}
+	return n;
+}
+
+static json_object *cage_json(struct daemon *d, const struct dcage *c)
+{
+	const struct compiled_policy *p = &c->cage.policy;
+	json_object *o = json_object_new_object();
+	int n = count_procs(c->cage.cg.path), runs = 0;
+	DIR *dir = opendir(c->cage.cg.path);
+	struct dirent *de;
+
+	/* and in its runs' cgroups, <cage>/run-N */
+	while (dir && (de = readdir(dir))) {
+		char path[PATH_MAX + 256];
+
+		if (strncmp(de->d_name, "run-", 4) || de->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", c->cage.cg.path, de->d_name);
+		n += count_procs(path);
+		runs++;
+	}
+	if (dir)
+		closedir(dir);
 	json_object_object_add(o, "name", json_object_new_string(c->name));
 	json_object_object_add(o, "file", json_object_new_string(c->file));
 	json_object_object_add(o, "mode", json_object_new_string(c->cage.audit ? "audit" : "enforce"));
@@ -100,14 +137,16 @@ static json_object *cage_json(struct daemon *d, const struct dcage *c)
 	json_object_object_add(o, "cgroup", json_object_new_string(c->cage.cg.path));
 	json_object_object_add(o, "cgroup_id", json_object_new_int64((int64_t)c->cage.cg.id));
 	json_object_object_add(o, "processes", json_object_new_int(n));
+	json_object_object_add(o, "runs", json_object_new_int(runs));
 	json_object_object_add(o, "file_rules", json_object_new_int64((int64_t)p->rs.nfiles));
 	json_object_object_add(o, "exec_rules", json_object_new_int64((int64_t)p->rs.nexec));
 	json_object_object_add(o, "net_entries", json_object_new_int64((int64_t)p->ns.n));
 	json_object_object_add(o, "unix_peers", json_object_new_int64((int64_t)p->rs.nunix));
 	json_object_object_add(o, "pins", json_object_new_string(c->pins));
+	json_object_object_add(o, "events_over_budget",
+			       json_object_new_int64((int64_t)loader_over_budget(&d->ld, c->cage.cg.id)));
 	if (c->error[0])
 		json_object_object_add(o, "error", json_object_new_string(c->error));
-	(void)d;
 	return o;
 }
 
@@ -186,10 +225,12 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 		return reply_reload(d, rq.cage);
 	case PM_EVENTS:
 		return events_subscribe(d, d->current, rq.cage, rq.follow);
-	default:
-		return proto_error(AC_E_USAGE, "this daemon does not run commands yet "
-				   "(agentcage run --cage is not implemented)");
+	case PM_RUN:
+		return run_start(d, d->current, rq.cage);
+	case PM_JOIN:
+		return run_join(d, d->current, rq.run, rq.token);
 	}
+	return proto_error(AC_E_PROTOCOL, "bad request: unknown method");
 }
 
 /* ---- setup and the loop ------------------------------------------------- */
@@ -199,17 +240,45 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "policy-dir", required_argument, NULL, 'd' }, { "socket", required_argument, NULL, 's' },
 		{ "events", required_argument, NULL, 'e' }, { "json", no_argument, NULL, 'j' },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "events-max", required_argument, NULL, 'R' },
+		{ "cage-events", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
+	char *end;
+	long v;
 	int c;
 
 	d->dir = DAEMON_POLICY_DIR;
+	d->events_max = 64LL << 20;
 	d->sock_path = PROTO_DEFAULT_SOCKET;
 	while ((c = getopt_long(argc, argv, "+d:s:e:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': d->dir = optarg; break;
 		case 's': d->sock_path = optarg; break;
+		case 'M': d->metrics = optarg; break;
 		case 'j': diag_json = true; break;
+		case 'R':
+			errno = 0;
+			d->events_max = strtoll(optarg, &end, 10) << 20;
+			if (errno || *end || end == optarg || d->events_max < (1 << 20) ||
+			    d->events_max > (1LL << 50)) {
+				diag_error_code(AC_E_USAGE, "--events-max takes MiB, 1 or more, not '%s'",
+						optarg);
+				return -1;
+			}
+			break;
+		case 'B':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 1 || v > 1000000) {
+				diag_error_code(AC_E_USAGE, "--cage-events takes events a second, 1 to "
+						"1000000, not '%s'", optarg);
+				return -1;
+			}
+			loader_set_budget((uint32_t)v);
+			break;
 		case 'e':
+			d->events_path = optarg;
 			if (!(d->events = fopen(optarg, "ae"))) {
 				diag_error_code(AC_E_USAGE, "cannot open events file %s: %s", optarg,
 						strerror(errno));
@@ -327,10 +396,19 @@ static int loop(struct daemon *d)
 		struct ac_error e;
 
 		loader_poll(&d->ld);
+		if (n == 0)
+			runs_sweep(d);   /* idle: the cgroups of runs left empty */
 		if (loader_stat(&d->ld, AC_STAT_LOST) > d->lost_reported) {
 			d->lost_reported = loader_stat(&d->ld, AC_STAT_LOST);
 			diag_warn("%llu events lost in total because the ring buffer was full "
 				  "(decisions were not affected)", (unsigned long long)d->lost_reported);
+		}
+		if (n == 0 && loader_stat(&d->ld, AC_STAT_BUDGET) > d->over_reported) {
+			d->over_reported = loader_stat(&d->ld, AC_STAT_BUDGET);
+			diag_warn("%llu events in total not sent because their cage was over its budget "
+				  "of %u a second (decisions were not affected; per cage: agentcage ls "
+				  "--json, events_over_budget)", (unsigned long long)d->over_reported,
+				  loader_budget());
 		}
 		for (int i = 0; i < n; i++) {
 			void *tag = out[i].data.ptr;
@@ -339,6 +417,10 @@ static int loop(struct daemon *d)
 				continue;
 			if (tag == &d->lfd) {
 				server_accept(d);
+			} else if (tag == &d->mfd) {
+				metrics_accept(d);
+			} else if (metrics_conn_of(d, tag)) {
+				metrics_conn(d, tag, out[i].events);
 			} else if (tag == &d->ifd) {
 				if (dir_changed(d) && daemon_scan(d, NULL, NULL, &e))
 					diag_err(&e);
@@ -365,7 +447,7 @@ int cmd_daemon(int argc, char **argv)
 	struct ac_error e = { 0 };
 	int sig;
 
-	d.lfd = d.ifd = d.sfd = d.state_fd = -1;
+	d.lfd = d.ifd = d.sfd = d.state_fd = d.mfd = -1;
 	if (parse_args(&d, argc, argv))
 		return EXIT_AGENTCAGE;
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -380,6 +462,11 @@ int cmd_daemon(int argc, char **argv)
 		return EXIT_AGENTCAGE;
 	}
 	d.ep = epoll_create1(EPOLL_CLOEXEC);
+	/* a bad --metrics fails before anything is loaded */
+	if (d.metrics && metrics_open(&d, d.metrics, &e)) {
+		diag_err(&e);
+		goto fail;
+	}
 	if (load(&d))
 		goto fail;
 	if (watch(&d) || daemon_scan(&d, NULL, NULL, &e) || server_open(&d, &e)) {
@@ -387,6 +474,7 @@ int cmd_daemon(int argc, char **argv)
 			diag_err(&e);
 		goto fail;
 	}
+	runs_sweep(&d);   /* runs of an earlier daemon that have ended */
 	diag_info("daemon ready: %zu cages from %s, socket %s, pins %s%s", d.ncages, d.dir,
 		  d.sock_path, d.pins, d.adopted ? " (adopted)" : "");
 	/* systemd (Type=notify): started means every cage is enforced */
@@ -396,12 +484,14 @@ int cmd_daemon(int argc, char **argv)
 	diag_info("%s: exiting; %zu cages stay enforced (pins in %s)", strsignal(sig), d.ncages,
 		  d.pins);
 	sd_notify(0, "STOPPING=1");
-	loader_poll(&d.ld);
+	loader_drain(&d.ld);
 	server_close(&d);
+	metrics_close(&d);
 	events_close(&d);
 	return 0;
 fail:
 	server_close(&d);
+	metrics_close(&d);
 	if (d.adopted)
 		return EXIT_AGENTCAGE;   /* the adopted cages stay as they were, enforced */
 	/* nothing is caged yet that needs us: undo it all */

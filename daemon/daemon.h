@@ -14,6 +14,18 @@
 #define DAEMON_POLICY_DIR "/etc/agentcage/policies"
 #define DAEMON_MAX_CAGES 1024
 #define DAEMON_MAX_CLIENTS 64
+#define DAEMON_MAX_RUNS 1024
+
+/* one agentcage run --cage (runs.c): a child cgroup of its cage, owned by
+ * the connection that asked for it */
+struct drun {
+	char id[64];               /* run-N */
+	char cage[128];
+	char token[33];            /* what a join must show */
+	uid_t uid;                 /* who asked: only its processes may join */
+	struct cage_cgroup cg;     /* <cage>/run-N */
+	unsigned joined;
+};
 
 struct dcage {
 	char name[128];
@@ -23,6 +35,7 @@ struct dcage {
 	char pins[PATH_MAX];       /* <daemon pins>/cage-NAME: its cgroup links */
 	uint64_t generation;       /* 1 at install, +1 at every swap */
 	char error[1024];          /* why its file's last read was refused, or "" */
+	uint64_t decisions[AC_OP__MAX][2]; /* events by op, denied/audited (metrics) */
 	int seen;                  /* scan mark */
 	int unbound;               /* adopted, its file not yet found by a scan */
 };
@@ -37,13 +50,31 @@ struct client {
 	int sub;                   /* an events subscriber (events.c) */
 	char sub_cage[128];        /* its cage filter, or "" */
 	uint64_t dropped;          /* events it missed since its last "dropped" line */
+	struct drun *run;          /* the run it owns, ended when it goes */
 };
 
 #define EVENTS_BACKLOG 256         /* the last events, for a new subscriber */
+#define METRICS_CONNS 8            /* scrapers at once */
+
+/* one connection to --metrics (metrics.c) */
+struct mconn {
+	int fd;
+	char in[4096];             /* the request, up to its header's end */
+	size_t inlen;
+	char *out;                 /* the reply, once the header has come */
+	size_t outlen, off;
+};
+
+/* the results of a file in a scan, counted for the metrics */
+enum { RELOAD_INSTALLED, RELOAD_RELOADED, RELOAD_UNCHANGED, RELOAD_REMOVED, RELOAD_KEPT,
+       RELOAD_FAILED, RELOAD__N };
+extern const char *const reload_names[RELOAD__N];
 
 struct daemon {
-	const char *dir, *sock_path;
+	const char *dir, *sock_path, *metrics;
 	FILE *events;
+	const char *events_path;   /* --events FILE */
+	long long events_max;      /* past this size FILE becomes FILE.1 */
 	struct loader ld;
 	char pins[PATH_MAX / 2];   /* <bpffs>/agentcage/daemon */
 	struct dcage *cages[DAEMON_MAX_CAGES];
@@ -54,10 +85,15 @@ struct daemon {
 	gid_t gid;                 /* the socket's group: agentcage's, or 0 */
 	int have_group;
 	struct client *clients[DAEMON_MAX_CLIENTS];
-	uint64_t lost_reported;
+	uint64_t lost_reported, over_reported;
 	int adopted;               /* the pinned set was an earlier daemon's */
 	int state_fd;              /* the pinned map-daemon_state (adopt.c) */
 	struct client *current;    /* the client whose request is being handled */
+	struct drun *runs[DAEMON_MAX_RUNS];
+	int mfd;                   /* --metrics listener, or -1 */
+	struct mconn *mconns[METRICS_CONNS];
+	uint64_t decisions_unknown[AC_OP__MAX][2]; /* events of no known cage */
+	uint64_t reloads[RELOAD__N];
 	struct backlog {
 		char *line;        /* {"v":1,...event...}\n */
 		size_t len;
@@ -98,8 +134,32 @@ int daemon_adopt(struct daemon *d, event_fn on_event, struct ac_error *e);
 /* the event stream (events.c): every event to the backlog and to the
  * subscribers whose filter it passes; a subscription request */
 void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t);
+/* --events FILE past its size: renamed to FILE.1 (the one before goes),
+ * a new FILE opened; nothing is lost, a failure keeps the old file */
+void events_rotate(struct daemon *d);
+/* a policy file refused by a reload, as a stream line (not in --events,
+ * which holds events alone):
+ * {"v":1,"time":..,"cage":..,"level":"error","code":..,"file":..,"message":..} */
+void events_publish_error(struct daemon *d, const char *cage, const char *file, const char *code,
+			  const char *msg);
 json_object *events_subscribe(struct daemon *d, struct client *c, const char *cage, int follow);
 void events_close(struct daemon *d);
+
+/* runs in named cages (runs.c): the "run" and "join" replies; the end of
+ * the run a client owns (everything in it killed, its cgroup removed) */
+json_object *run_start(struct daemon *d, struct client *c, const char *cage);
+json_object *run_join(struct daemon *d, struct client *c, const char *id, const char *token);
+void run_end(struct daemon *d, struct client *c);
+void runs_sweep(struct daemon *d);
+
+/* --metrics ADDR:PORT (metrics.c): the listener, its connections (tags
+ * in the epoll loop), each event counted */
+int metrics_open(struct daemon *d, const char *spec, struct ac_error *e);
+void metrics_accept(struct daemon *d);
+struct mconn *metrics_conn_of(struct daemon *d, void *tag);
+void metrics_conn(struct daemon *d, struct mconn *c, uint32_t events);
+void metrics_count(struct daemon *d, const struct ac_event *e, struct dcage *c);
+void metrics_close(struct daemon *d);
 
 /* the control socket */
 int server_open(struct daemon *d, struct ac_error *e);

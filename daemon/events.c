@@ -8,9 +8,11 @@
  * so a slow or stuck subscriber never stalls the daemon, its ring-buffer
  * consumption, or the other subscribers. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "daemon.h"
 #include "event/event.h"
 #include "proto/proto.h"
@@ -61,14 +63,11 @@ static void deliver(struct client *c, const char *line, size_t n)
 		c->dropped++;
 }
 
-void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t)
+/* a line (owned, malloc'd) to the subscribers of cage and the backlog */
+static void publish(struct daemon *d, char *line, size_t n, const char *cage)
 {
 	struct backlog *b = &d->backlog[d->nbacklog % EVENTS_BACKLOG];
-	size_t n;
-	char *line = event_line(e, cage, t, &n);
 
-	if (!line)
-		return;
 	for (int i = 0; i < DAEMON_MAX_CLIENTS; i++) {
 		struct client *c = d->clients[i];
 
@@ -82,6 +81,56 @@ void events_publish(struct daemon *d, const struct ac_event *e, const char *cage
 	b->len = n;
 	snprintf(b->cage, sizeof(b->cage), "%s", cage);
 	d->nbacklog++;
+}
+
+void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t)
+{
+	size_t n;
+	char *line = event_line(e, cage, t, &n);
+
+	if (line)
+		publish(d, line, n, cage);
+}
+
+void events_publish_error(struct daemon *d, const char *cage, const char *file, const char *code,
+			  const char *msg)
+{
+	struct timespec ts;
+	char when[64], *line;
+	json_object *o = json_object_new_object();
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	event_time((uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec, when, sizeof(when));
+	json_object_object_add(o, "v", json_object_new_int(PROTO_VERSION));
+	json_object_object_add(o, "time", json_object_new_string(when));
+	json_object_object_add(o, "cage", json_object_new_string(cage));
+	json_object_object_add(o, "level", json_object_new_string("error"));
+	json_object_object_add(o, "code", json_object_new_string(code));
+	json_object_object_add(o, "file", json_object_new_string(file));
+	json_object_object_add(o, "message", json_object_new_string(msg));
+	if ((line = proto_line(o, &n)))
+		publish(d, line, n, cage);
+}
+
+void events_rotate(struct daemon *d)
+{
+	char old[PATH_MAX + 8];
+	FILE *f;
+	long pos = ftell(d->events);
+
+	if (pos < 0 || pos < d->events_max || !d->events_path)
+		return;
+	snprintf(old, sizeof(old), "%s.1", d->events_path);
+	fflush(d->events);
+	if (rename(d->events_path, old) || !(f = fopen(d->events_path, "ae"))) {
+		/* keep writing where we were; a warning at most once a rotation size */
+		d->events_max += d->events_max;
+		return;
+	}
+	setvbuf(f, NULL, _IOLBF, 0);
+	fclose(d->events);
+	d->events = f;
 }
 
 json_object *events_subscribe(struct daemon *d, struct client *c, const char *cage, int follow)

@@ -145,6 +145,7 @@ static void client_free(struct daemon *d, struct client *c)
 	for (int i = 0; i < DAEMON_MAX_CLIENTS; i++)
 		if (d->clients[i] == c)
 			d->clients[i] = NULL;
+	run_end(d, c);     /* its run, if it owns one, goes with it */
 	close(c->fd);
 	free(c->out);
 	free(c);
@@ -293,8 +294,12 @@ void server_flush_client(struct daemon *d, struct client *c)
 void server_close(struct daemon *d)
 {
 	for (int i = 0; i < DAEMON_MAX_CLIENTS; i++)
-		if (d->clients[i])
+		if (d->clients[i]) {
+			/* the daemon stops, the runs go on, enforced; a later
+			 * daemon removes their cgroups once they are empty */
+			d->clients[i]->run = NULL;
 			client_free(d, d->clients[i]);
+		}
 	if (d->lfd >= 0)
 		close(d->lfd);
 	if (d->bound)

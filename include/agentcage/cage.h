@@ -71,6 +71,10 @@ enum ac_action { AC_DENIED = 1, AC_AUDITED = 2 };
 
 #define AC_UNIX_NAME_MAX 107     /* bytes of an abstract unix name after its leading NUL */
 #define AC_PKT_EVENTS_PER_SEC 20 /* dropped-packet events per cage and second; the rest are counted */
+#define AC_CAGE_EVENTS_PER_SEC 10000 /* the default budget: events of any kind per cage and
+				      * second; the rest are counted in the cage's budgets
+				      * entry: one noisy cage cannot fill the ring buffer
+				      * that every cage shares */
 
 /* The trie key length of a resolved path of len bytes: the path and a final
  * '/' (none after "/"), so that entries match whole components only; at
@@ -138,12 +142,23 @@ enum ac_stat {
 	AC_STAT_SUPPRESSED,      /* packet events over the rate limit */
 	AC_STAT_DIR_HIT,         /* file decisions taken from the directory cache */
 	AC_STAT_MAP_FULL,        /* records not kept: their map was full (file owners, IPC objects, keys) */
+	AC_STAT_BUDGET,          /* events over their cage's budget (a second's), all cages */
 	AC_STAT__MAX
+};
+
+/* a cage's event budget (the budgets map, keyed by the cage's cgroup id):
+ * the events of the current second, and those it dropped over the budget */
+struct ac_budget {
+	__u64 second;
+	__u32 count;
+	__u32 pad;
+	__u64 dropped;
 };
 
 _Static_assert(sizeof(struct ac_key) == 8 + AC_KEY_PATH, "struct ac_key");
 _Static_assert(sizeof(struct ac_cage) == 16, "struct ac_cage");
 _Static_assert(sizeof(struct ac_event_net) == 24, "struct ac_event_net");
 _Static_assert(sizeof(struct ac_event) == 88 + AC_PATH_MAX, "struct ac_event");
+_Static_assert(sizeof(struct ac_budget) == 24, "struct ac_budget");
 
 #endif

@@ -98,6 +98,7 @@ int ac_identity_resolve(const char *user, uid_t caller_uid, gid_t caller_gid,
 				    "(%u:%u); only root can run an agent as another user", user,
 				    (unsigned)id->uid, (unsigned)id->gid, (unsigned)caller_uid,
 				    (unsigned)caller_gid);
+	id->keep_groups = caller_uid != 0;
 	return 0;
 }
 
@@ -145,7 +146,8 @@ int ac_identity_drop(const struct ac_identity *id, struct ac_child_fail *f)
 		return ac_child_fail_set(f, "prctl(PR_CAP_AMBIENT_CLEAR_ALL)", errno);
 	/* raw system calls: the child has one thread, glibc's setxid broadcast
 	 * is not needed (and not async-signal-safe) */
-	if (syscall(SYS_setgroups, 0, NULL) && !(errno == EPERM && getgroups(0, NULL) == 0))
+	if (!id->keep_groups && syscall(SYS_setgroups, 0, NULL) &&
+	    !(errno == EPERM && getgroups(0, NULL) == 0))
 		return ac_child_fail_set(f, "setgroups", errno);
 	if (syscall(SYS_setresgid, id->gid, id->gid, id->gid))
 		return ac_child_fail_set(f, "setresgid", errno);
@@ -188,7 +190,7 @@ int ac_identity_verify(const struct ac_identity *id, int check_bounding, struct 
 		return ac_child_fail_set(f, "uid differs after the drop", 0);
 	if (getresgid(&rg, &eg, &sg) || rg != id->gid || eg != id->gid || sg != id->gid)
 		return ac_child_fail_set(f, "gid differs after the drop", 0);
-	if (getgroups(0, NULL) != 0)
+	if (!id->keep_groups && getgroups(0, NULL) != 0)
 		return ac_child_fail_set(f, "supplementary groups left after the drop", 0);
 	if (verify_caps(id, check_bounding, f))
 		return -1;

@@ -15,6 +15,8 @@ struct ac_identity {
 	char name[64];       /* passwd name, "" when the uid has none */
 	char home[PATH_MAX]; /* passwd home, "" when none */
 	int last_cap;        /* /proc/sys/kernel/cap_last_cap */
+	int keep_groups;     /* a caller other than root cannot drop its supplementary
+	                      * groups (no CAP_SETGID): they stay, the rest is dropped */
 };
 
 /* Resolve `user` (a name, "UID[:GID]", or "" for the default: the caller

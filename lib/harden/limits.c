@@ -74,27 +74,36 @@ static void above(const char *dir, char *buf, size_t len)
 		*slash = 0;
 }
 
-/* Can parent get ctrl: offered to it, or to the cgroup above it, which
- * then enables it for parent (a host without systemd leaves the root's
- * cgroup.subtree_control empty)? With write, do so. */
-static int enable(const char *parent, const char *ctrl, const char *key, int write,
-		  struct ac_error *e)
+/* Can dir enable ctrl for its children: offered to it, or, walking up,
+ * to an ancestor that then passes it down each level (a host without
+ * systemd leaves the root's cgroup.subtree_control empty; a daemon's run
+ * is three levels below agentcage's parent)? With write, do so. */
+static int enable_in(const char *dir, const char *ctrl, const char *key, int write, int depth,
+		     struct ac_error *e)
 {
-	char up[4200], plus[32];
+	char up[4200], plus[32], probe[4300];
 
 	snprintf(plus, sizeof(plus), "+%s", ctrl);
-	if (!offered(parent, ctrl)) {
-		above(parent, up, sizeof(up));
-		if (!offered(up, ctrl))
+	if (!offered(dir, ctrl)) {
+		above(dir, up, sizeof(up));
+		snprintf(probe, sizeof(probe), "%s/cgroup.controllers", up);
+		/* dir is the hierarchy's root: the controller is not on v2 here */
+		if (depth >= 16 || !strcmp(up, dir) || access(probe, F_OK))
 			return ac_error_set(e, AC_E_LIMITS_UNAVAILABLE, "limits.%s needs the cgroup "
 					    "v2 '%s' controller, which %s/cgroup.controllers does not "
 					    "offer (a hybrid host keeps it on cgroup v1); boot with "
 					    "systemd.unified_cgroup_hierarchy=1, or run with --no-limits",
-					    key, ctrl, up);
-		if (write && write_text(up, "cgroup.subtree_control", plus, e))
+					    key, ctrl, dir);
+		if (enable_in(up, ctrl, key, write, depth + 1, e))
 			return -1;
 	}
-	return write ? write_text(parent, "cgroup.subtree_control", plus, e) : 0;
+	return write ? write_text(dir, "cgroup.subtree_control", plus, e) : 0;
+}
+
+static int enable(const char *parent, const char *ctrl, const char *key, int write,
+		  struct ac_error *e)
+{
+	return enable_in(parent, ctrl, key, write, 0, e);
 }
 
 int ac_limits_check(const char *parent, const struct policy_limits *l, struct ac_error *e)

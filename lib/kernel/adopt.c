@@ -121,7 +121,9 @@ int loader_adopt(struct loader *l, const char *dir, event_fn on_event, void *ctx
 			 dir);
 		goto fail;
 	}
-	l->rb = ring_buffer__new(bpf_map__fd(l->net->maps.events), on_event, ctx, NULL);
+	l->on_event = on_event;
+	l->ctx = ctx;
+	l->rb = ring_buffer__new(bpf_map__fd(l->net->maps.events), loader_sample, l, NULL);
 	if (!l->rb) {
 		snprintf(err, errlen, "cannot open the pinned event ring buffer: %s", strerror(errno));
 		goto fail;

@@ -75,6 +75,18 @@ void loader_autoload(struct loader *l)
 	btf__free(btf);
 }
 
+static uint32_t events_per_sec = AC_CAGE_EVENTS_PER_SEC;
+
+void loader_set_budget(uint32_t per_sec)
+{
+	events_per_sec = per_sec;
+}
+
+uint32_t loader_budget(void)
+{
+	return events_per_sec;
+}
+
 int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen)
 {
@@ -90,6 +102,7 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		l->skel->rodata->cage_parent_cgid = parent_cgid;
 		l->skel->rodata->cage_parent_level = parent_level;
 		l->skel->rodata->scratch_task_only = !!(flags & LOADER_TASK_SCRATCH);
+		l->skel->rodata->cage_events_per_sec = events_per_sec;
 		loader_autoload(l);
 		ret = cage_bpf__load(l->skel);
 		if (ret) {
@@ -105,12 +118,14 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 	l->net->rodata->cage_parent_cgid = parent_cgid;
 	l->net->rodata->cage_parent_level = parent_level;
 	l->net->rodata->scratch_task_only = !!(flags & LOADER_TASK_SCRATCH);
+	l->net->rodata->cage_events_per_sec = events_per_sec;
 	net_lsm_autoload(l->net, !(flags & LOADER_NO_LSM));
 	if (l->skel) {
 		/* one set of cages, events, stats and scratch maps for both objects */
 		if (bpf_map__reuse_fd(l->net->maps.cages, bpf_map__fd(l->skel->maps.cages)) ||
 		    bpf_map__reuse_fd(l->net->maps.events, bpf_map__fd(l->skel->maps.events)) ||
 		    bpf_map__reuse_fd(l->net->maps.stats, bpf_map__fd(l->skel->maps.stats)) ||
+		    bpf_map__reuse_fd(l->net->maps.budgets, bpf_map__fd(l->skel->maps.budgets)) ||
 		    bpf_map__reuse_fd(l->net->maps.scratch_store,
 				      bpf_map__fd(l->skel->maps.scratch_store)) ||
 		    bpf_map__reuse_fd(l->net->maps.scratch_pc,
@@ -135,7 +150,9 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		snprintf(err, errlen, "cannot attach the BPF LSM socket programs: %s", strerror(-ret));
 		goto fail;
 	}
-	l->rb = ring_buffer__new(bpf_map__fd(l->net->maps.events), on_event, ctx, NULL);
+	l->on_event = on_event;
+	l->ctx = ctx;
+	l->rb = ring_buffer__new(bpf_map__fd(l->net->maps.events), loader_sample, l, NULL);
 	if (!l->rb) {
 		snprintf(err, errlen, "cannot open the event ring buffer: %s", strerror(errno));
 		goto fail;
@@ -265,7 +282,17 @@ int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t n
 
 int loader_del_cage(struct loader *l, uint64_t cgid)
 {
+	bpf_map_delete_elem(bpf_map__fd(l->net->maps.budgets), &cgid);
 	return bpf_map_delete_elem(bpf_map__fd(l->net->maps.cages), &cgid);
+}
+
+uint64_t loader_over_budget(struct loader *l, uint64_t cgid)
+{
+	struct ac_budget b;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(l->net->maps.budgets), &cgid, &b))
+		return 0;
+	return b.dropped;
 }
 
 static void net_key(struct ac_net_key *k, uint32_t policy, const struct net_node *n)
@@ -334,9 +361,28 @@ int loader_epoll_fd(struct loader *l)
 	return ring_buffer__epoll_fd(l->rb);
 }
 
+int loader_sample(void *ctx, void *data, size_t len)
+{
+	struct loader *l = ctx;
+	int ret = l->on_event(l->ctx, data, len);
+
+	/* this one is handled (libbpf has moved past it); the next waits */
+	return ret < 0 ? ret : ++l->polled >= LOADER_POLL_MAX ? -EAGAIN : 0;
+}
+
 int loader_poll(struct loader *l)
 {
-	return ring_buffer__consume(l->rb);
+	int n;
+
+	l->polled = 0;
+	n = ring_buffer__consume(l->rb);
+	return n == -EAGAIN ? LOADER_POLL_MAX : n;
+}
+
+void loader_drain(struct loader *l)
+{
+	for (int i = 0; i < 256 && loader_poll(l) == LOADER_POLL_MAX; i++)
+		;
 }
 
 uint64_t loader_stat(struct loader *l, uint32_t key)

@@ -14,10 +14,21 @@ struct netset;
 /* One set of programs and maps for any number of cages: each cage is an
  * entry of the cages map (loader_set_cage) and, for its packets, a pair of
  * links on its cgroup (loader_attach_cgroup). */
+
+typedef int (*event_fn)(void *ctx, void *data, size_t len);
+
+/* events handled by one loader_poll at most: a cage that makes events as
+ * fast as the ring buffer takes them never keeps its reader from its other
+ * work (signals, the control socket); the rest wait for the next poll */
+#define LOADER_POLL_MAX 4096
+
 struct loader {
 	struct cage_bpf *skel;      /* file, exec, containment: BPF LSM */
 	struct net_bpf *net;        /* network: cgroup_skb and BPF LSM */
 	struct ring_buffer *rb;
+	event_fn on_event;          /* the reader's, called by loader_sample */
+	void *ctx;
+	unsigned polled;            /* events in this loader_poll */
 	uint32_t last_policy_id;    /* loader_new_policy_id */
 	/* loader_adopt: the skeletons are opened, never loaded; their maps are
 	 * the pinned ones, and the packet and device programs these fds */
@@ -34,12 +45,14 @@ struct cage_links {
 	struct bpf_link *dev;       /* NULL with LOADER_NO_LSM */
 };
 
+/* the ring buffer's callback: on_event, at most LOADER_POLL_MAX times a poll */
+int loader_sample(void *ctx, void *data, size_t len);
+
 enum loader_flags {
 	LOADER_NO_LSM = 1,   /* cgroup_skb programs only (host tests and benchmarks) */
 	LOADER_TASK_SCRATCH = 2,   /* tests: never the per-CPU scratch, always the task's own */
 };
 
-typedef int (*event_fn)(void *ctx, void *data, size_t len);
 
 int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen);
@@ -94,7 +107,16 @@ int loader_net_map_fd(struct loader *l, const char *name);
 int loader_prog_fd(struct loader *l, int egress);
 int loader_epoll_fd(struct loader *l);
 int loader_poll(struct loader *l);
+/* loader_poll until nothing waits (at most 256 polls): at a run's end */
+void loader_drain(struct loader *l);
 /* sum over CPUs of one counter (enum ac_stat) */
 uint64_t loader_stat(struct loader *l, uint32_t idx);
+/* The event budget of every cage of the programs loaded from now on
+ * (AC_CAGE_EVENTS_PER_SEC unless set), and what it is. */
+void loader_set_budget(uint32_t per_sec);
+uint32_t loader_budget(void);
+/* events of the cage cgid not sent because they were over its budget
+ * (AC_CAGE_EVENTS_PER_SEC); 0 for a cage without an entry */
+uint64_t loader_over_budget(struct loader *l, uint64_t cgid);
 void loader_close(struct loader *l);
 #endif

@@ -126,7 +126,7 @@ int pin_remove(const char *dir)
 	return rm_tree(dir);
 }
 
-void pin_sweep(const char *root, void (*fn)(long pid, void *ctx), void *ctx)
+void pin_sweep(const char *root, int (*still_caged)(long pid, void *ctx), void *ctx)
 {
 	DIR *d = opendir(root);
 	struct dirent *de;
@@ -141,8 +141,8 @@ void pin_sweep(const char *root, void (*fn)(long pid, void *ctx), void *ctx)
 		pid = strtol(de->d_name + 4, &end, 10);
 		if (*end || !owner_gone(pid))
 			continue;
-		if (fn)
-			fn(pid, ctx);
+		if (still_caged && still_caged(pid, ctx))
+			continue;
 		snprintf(p, sizeof(p), "%s/%s", root, de->d_name);
 		pin_remove(p);
 	}

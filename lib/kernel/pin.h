@@ -20,7 +20,8 @@ int pin_cage_links(const struct cage_links *cl, const char *dir, struct ac_error
 /* Remove dir and its pins: the programs pinned there detach once no
  * process holds them either. */
 int pin_remove(const char *dir);
-/* The run-PID directories under root whose agentcage is gone; fn is called
- * for each (it must empty the run's cage first), then its pins go. */
-void pin_sweep(const char *root, void (*fn)(long pid, void *ctx), void *ctx);
+/* The run-PID directories under root whose agentcage is gone: their pins
+ * go, unless fn (called for each) says the run's cage is still there: a
+ * cage that could not be emptied stays enforced by its pins. */
+void pin_sweep(const char *root, int (*still_caged)(long pid, void *ctx), void *ctx);
 #endif

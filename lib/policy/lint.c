@@ -273,14 +273,20 @@ int lint_can_write(const char *path, uid_t uid, gid_t gid, char *at, size_t atle
 	return (st->st_mode & need) == need;
 }
 
-/* Write grants the agent's uid cannot write (user: a non-root user). */
+/* Write grants the agent's uid cannot write: the policy's user, or the
+ * default for whoever runs check (nobody for root, else the caller). */
 static int lint_user(const struct policy *p, const struct rule_vars *v, struct lint *out)
 {
 	struct ac_identity id;
 	struct ac_error e;
+	char who[POLICY_USER_MAX + 64];
 
-	if (!p->user[0] || ac_identity_resolve(p->user, 0, 0, &id, &e) || !id.uid)
+	if (ac_identity_resolve(p->user, getuid(), getgid(), &id, &e) || !id.uid)
 		return 0;
+	if (p->user[0])
+		snprintf(who, sizeof(who), "user '%s'", p->user);
+	else
+		snprintf(who, sizeof(who), "the default user '%s'", id.name[0] ? id.name : "nobody");
 	for (size_t i = 0; i < p->write.n; i++) {
 		char path[PATH_MAX], at[PATH_MAX], err[256];
 		struct stat st;
@@ -289,8 +295,8 @@ static int lint_user(const struct policy *p, const struct rule_vars *v, struct l
 		    rules_expand(p->write.items[i], v, path, sizeof(path), err, sizeof(err)) ||
 		    lint_can_write(path, id.uid, id.gid, at, sizeof(at), &st))
 			continue;
-		if (warn(out, "files.write '%s': user '%s' (uid %u) cannot write %s by its permissions "
-			 "(owner %u:%u, mode %04o)", p->write.items[i], p->user, (unsigned)id.uid, at,
+		if (warn(out, "files.write '%s': %s (uid %u) cannot write %s by its permissions "
+			 "(owner %u:%u, mode %04o)", p->write.items[i], who, (unsigned)id.uid, at,
 			 (unsigned)st.st_uid, (unsigned)st.st_gid, (unsigned)(st.st_mode & 07777)))
 			return -1;
 	}

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "policy/policy.h"
 #include "proto/proto.h"
 
 static const struct { const char *name; enum proto_method m; } methods[] = {
 	{ "ls", PM_LS }, { "status", PM_STATUS }, { "reload", PM_RELOAD }, { "run", PM_RUN },
-	{ "events", PM_EVENTS },
+	{ "events", PM_EVENTS }, { "join", PM_JOIN },
 };
+
+static const char *const iso_names[] = { "pid", "uts", "mount", "network" };
 
 static int bad(struct ac_error *e, const char *why)
 {
@@ -39,7 +43,36 @@ static int members(json_object *o, struct proto_req *r, struct ac_error *e)
 			return bad(e, "\"follow\" must be true or false");
 		r->follow = json_object_get_boolean(m);
 	}
+	if (json_object_object_get_ex(o, "run", &m)) {
+		if (!json_object_is_type(m, json_type_string) ||
+		    !json_object_get_string_len(m) || json_object_get_string_len(m) >= PROTO_RUN_MAX ||
+		    strlen(json_object_get_string(m)) != (size_t)json_object_get_string_len(m))
+			return bad(e, "\"run\" must be a run id of 1 to 63 bytes");
+		memcpy(r->run, json_object_get_string(m), json_object_get_string_len(m) + 1);
+	}
+	if (json_object_object_get_ex(o, "token", &m)) {
+		const char *t = json_object_get_string(m);
+
+		if (!json_object_is_type(m, json_type_string) ||
+		    json_object_get_string_len(m) != PROTO_TOKEN_LEN ||
+		    strspn(t, "0123456789abcdef") != PROTO_TOKEN_LEN)
+			return bad(e, "\"token\" must be the 32 hex digits of a run reply");
+		memcpy(r->token, t, PROTO_TOKEN_LEN + 1);
+	}
+	if (r->method == PM_RUN && !r->cage[0])
+		return bad(e, "\"run\" needs a \"cage\"");
+	if (r->method == PM_JOIN && (!r->run[0] || !r->token[0]))
+		return bad(e, "\"join\" needs \"run\" and \"token\"");
 	return 0;
+}
+
+/* only white space in the n bytes at p (never a byte past them) */
+static int blank(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return 0;
+	return 1;
 }
 
 int proto_parse_request(const char *line, size_t len, struct proto_req *r, struct ac_error *e)
@@ -60,8 +93,7 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *r, struc
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	/* the whole line is one object: nothing after it but white space */
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-	    strspn(line + json_tokener_get_parse_end(tok), " \t\r") !=
-	    len - json_tokener_get_parse_end(tok)) {
+	    !blank(line + json_tokener_get_parse_end(tok), len - json_tokener_get_parse_end(tok))) {
 		bad(e, "not one JSON object");
 		goto out;
 	}
@@ -88,7 +120,7 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *r, struc
 			r->method = methods[i].m;
 	if (!r->method) {
 		ac_error_set(e, AC_E_PROTOCOL, "bad request: unknown method (known: ls, status, "
-			     "reload, run, events)");
+			     "reload, run, join, events)");
 		goto out;
 	}
 	ret = members(o, r, e);
@@ -121,7 +153,8 @@ json_object *proto_error(const char *code, const char *msg)
 
 char *proto_line(json_object *o, size_t *len)
 {
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t n = strlen(s);
 	char *out = malloc(n + 2);
 
@@ -133,6 +166,121 @@ char *proto_line(json_object *o, size_t *len)
 	}
 	json_object_put(o);
 	return out;
+}
+
+static json_object *strings(const struct plist *l)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < l->n; i++)
+		json_object_array_add(a, json_object_new_string(l->items[i]));
+	return a;
+}
+
+json_object *proto_launch_json(const struct policy *p)
+{
+	json_object *o = json_object_new_object(), *iso = json_object_new_array();
+	json_object *lim = json_object_new_object();
+
+	json_object_object_add(o, "user", json_object_new_string(p->user));
+	for (size_t i = 0; i < sizeof(iso_names) / sizeof(iso_names[0]); i++)
+		if (p->isolate & (1u << i))
+			json_object_array_add(iso, json_object_new_string(iso_names[i]));
+	json_object_object_add(o, "isolate", iso);
+	json_object_object_add(o, "env", strings(&p->env));
+	json_object_object_add(o, "syscalls_deny", strings(&p->sys_deny));
+	json_object_object_add(lim, "memory", json_object_new_int64((int64_t)p->limits.memory));
+	json_object_object_add(lim, "cpu_milli", json_object_new_int64(p->limits.cpu_milli));
+	json_object_object_add(lim, "pids", json_object_new_int64(p->limits.pids));
+	json_object_object_add(lim, "time", json_object_new_int64(p->limits.time));
+	json_object_object_add(o, "limits", lim);
+	return o;
+}
+
+/* a list of strings into l (emptied first); -1 when it is not one */
+static int parse_strings(json_object *a, struct plist *l)
+{
+	size_t n;
+
+	l->items = NULL;
+	l->n = 0;
+	if (!a || !json_object_is_type(a, json_type_array))
+		return -1;
+	n = json_object_array_length(a);
+	if (n > 4096 || !(l->items = calloc(n + 1, sizeof(char *))))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		json_object *s = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(s, json_type_string) ||
+		    strlen(json_object_get_string(s)) != (size_t)json_object_get_string_len(s) ||
+		    !(l->items[i] = strdup(json_object_get_string(s))))
+			return -1;
+		l->n++;
+	}
+	return 0;
+}
+
+static int parse_uint(json_object *o, const char *key, unsigned long long max,
+		      unsigned long long *out)
+{
+	json_object *m;
+
+	if (!json_object_object_get_ex(o, key, &m) || !json_object_is_type(m, json_type_int) ||
+	    json_object_get_int64(m) < 0 || (unsigned long long)json_object_get_int64(m) > max)
+		return -1;
+	*out = (unsigned long long)json_object_get_int64(m);
+	return 0;
+}
+
+int proto_launch_parse(json_object *o, struct policy *p, struct ac_error *e)
+{
+	json_object *m, *lim;
+	unsigned long long v[4];
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return ac_error_set(e, AC_E_PROTOCOL, "the daemon's run reply has no launch settings");
+	if (!json_object_object_get_ex(o, "user", &m) || !json_object_is_type(m, json_type_string) ||
+	    (size_t)json_object_get_string_len(m) >= sizeof(p->user))
+		return ac_error_set(e, AC_E_PROTOCOL, "the launch settings' \"user\" is not a user");
+	snprintf(p->user, sizeof(p->user), "%s", json_object_get_string(m));
+	p->isolate = 0;
+	if (!json_object_object_get_ex(o, "isolate", &m) || !json_object_is_type(m, json_type_array))
+		return ac_error_set(e, AC_E_PROTOCOL, "the launch settings' \"isolate\" is not a list");
+	for (size_t i = 0; i < json_object_array_length(m); i++) {
+		json_object *n = json_object_array_get_idx(m, i);
+		const char *s = json_object_get_string(n);
+		size_t k = 0;
+
+		if (!n || !json_object_is_type(n, json_type_string))
+			return ac_error_set(e, AC_E_PROTOCOL, "the launch settings' \"isolate\" holds "
+					    "a non-string");
+
+		while (k < sizeof(iso_names) / sizeof(iso_names[0]) && strcmp(s, iso_names[k]))
+			k++;
+		if (k == sizeof(iso_names) / sizeof(iso_names[0]))
+			return ac_error_set(e, AC_E_PROTOCOL, "unknown namespace '%s' in the launch "
+					    "settings", s);
+		p->isolate |= 1u << k;
+	}
+	json_object_object_get_ex(o, "env", &m);
+	if (parse_strings(m, &p->env))
+		return ac_error_set(e, AC_E_PROTOCOL, "the launch settings' \"env\" is not a list "
+				    "of names");
+	json_object_object_get_ex(o, "syscalls_deny", &m);
+	if (parse_strings(m, &p->sys_deny))
+		return ac_error_set(e, AC_E_PROTOCOL, "the launch settings' \"syscalls_deny\" is "
+				    "not a list of names");
+	if (!json_object_object_get_ex(o, "limits", &lim) ||
+	    parse_uint(lim, "memory", ~0ULL >> 1, &v[0]) || parse_uint(lim, "cpu_milli", ~0U, &v[1]) ||
+	    parse_uint(lim, "pids", ~0U, &v[2]) || parse_uint(lim, "time", ~0U, &v[3]))
+		return ac_error_set(e, AC_E_PROTOCOL, "the launch settings' \"limits\" are not "
+				    "numbers");
+	p->limits.memory = v[0];
+	p->limits.cpu_milli = (unsigned)v[1];
+	p->limits.pids = (unsigned)v[2];
+	p->limits.time = (unsigned)v[3];
+	return 0;
 }
 
 const char *proto_socket_path(const char *opt)

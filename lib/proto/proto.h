@@ -14,13 +14,18 @@
 #define PROTO_NAME_MAX 128       /* a cage name, as struct policy holds it */
 #define PROTO_DEFAULT_SOCKET "/run/agentcage/agentcage.sock"
 
-enum proto_method { PM_LS = 1, PM_STATUS, PM_RELOAD, PM_RUN, PM_EVENTS };
+enum proto_method { PM_LS = 1, PM_STATUS, PM_RELOAD, PM_RUN, PM_EVENTS, PM_JOIN };
+
+#define PROTO_RUN_MAX 64         /* a run's id, "run-..." */
+#define PROTO_TOKEN_LEN 32       /* a run's token: 16 random bytes in hex */
 
 struct proto_req {
 	enum proto_method method;
 	char cage[PROTO_NAME_MAX];   /* "" when the request names no cage */
-	long pid;                    /* run: the process to place (0: none) */
+	long pid;                    /* unused: a process is placed by joining (PM_JOIN) */
 	int follow;                  /* events: keep streaming (else the backlog alone) */
+	char run[PROTO_RUN_MAX];     /* join: the run's id, from the run reply */
+	char token[PROTO_TOKEN_LEN + 1]; /* join: the run's token, from the run reply */
 };
 
 /* Parse one request line (len bytes, without its newline). -1 with e
@@ -33,6 +38,13 @@ json_object *proto_ok(void);
 json_object *proto_error(const char *code, const char *msg);
 /* o as one line with its newline, malloc'd; puts o. NULL when out of memory. */
 char *proto_line(json_object *o, size_t *len);
+struct policy;
+/* The launch settings of a policy, for a run reply: user, isolate, env,
+ * syscalls_deny, limits (memory, cpu_milli, pids, time). */
+json_object *proto_launch_json(const struct policy *p);
+/* Back into p's launch fields (the rest of p is left as it is): 0, or -1
+ * with e (AC_E_PROTOCOL) when a member is missing or of the wrong type. */
+int proto_launch_parse(json_object *o, struct policy *p, struct ac_error *e);
 /* The socket path a client uses: opt, else $AGENTCAGE_SOCKET, else the default. */
 const char *proto_socket_path(const char *opt);
 #endif

@@ -71,8 +71,14 @@ out=$("$AC" check "$T/dup.yaml" 2>&1); st=$?
 [ $st = 1 ] && [ "$out" = "$T/dup.yaml:3:3: duplicate key 'read'" ] && ok "check names file, line, column (exit 1)" || no "check error" "$st $out"
 out=$("$AC" check "$repo/policies/python-runner.yaml" 2>&1); st=$?
 [ $st = 0 ] && case "$out" in *"valid: cage 'python-runner'"*) true;; *) false;; esac && ok "check summarises a valid policy" || no "check valid" "$st $out"
-out=$(cd "$T" && "$AC" check "$repo/policies/image-agent.yaml" 2>&1 >/dev/null); st=$?
+# from a job directory whose out/ is nobody's, as the policy's comment says
+mkdir -p "$T/job/out" && chown 65534:65534 "$T/job/out"
+out=$(cd "$T/job" && "$AC" check "$repo/policies/image-agent.yaml" 2>&1 >/dev/null); st=$?
 [ $st = 0 ] && [ -z "$out" ] && ok "check: the image agent's policy is valid, with no warning" || no "check image-agent" "$st $out"
+chown 0:0 "$T/job/out"
+out=$(cd "$T/job" && "$AC" check "$repo/policies/image-agent.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && case "$out" in *"files.write '\${CWD}/out': the default user 'nobody' (uid 65534) cannot write $T/job/out"*) true;; *) false;; esac \
+	&& ok "  ... and a warning where out/ is root's (the agent runs as nobody)" || no "check image-agent warning" "$st $out"
 out=$("$AC" check "$repo/policies/web-agent.yaml" 2>&1); st=$?
 [ $st = 0 ] && case "$out" in *"allow  127.0.0.53 port 53, tcp+udp"*"deny   169.254.169.254 any port"*) true;; *) false;; esac \
 	&& ok "check prints the compiled network rules" || no "check network" "$st $out"
@@ -119,12 +125,16 @@ printf 'user: "65534:65534"\nfiles:\n  read: [/usr]\n  write: ["${CWD}", "${CAGE
 err=$(cd "$T/proj" && "$AC" check "$T/w-user.yaml" 2>&1 >/dev/null); st=$?
 [ $st = 0 ] && [ "$(echo "$err" | wc -l)" = 1 ] && case "$err" in *"files.write '\${CWD}': user '65534:65534' (uid 65534) cannot write $T/proj by its permissions (owner 0:0, mode 0755)"*) true;; *) false;; esac \
 	&& ok "check warns: a write grant the agent's uid cannot write (root's 0755 \${CWD})" || no "check user warning" "$st $err"
+printf 'files:\n  read: [/usr]\n  write: ["${CWD}"]\nexec:\n  allow: [/usr/bin]\n' > "$T/w-nouser.yaml"
+err=$(cd "$T/proj" && "$AC" check "$T/w-nouser.yaml" 2>&1 >/dev/null); st=$?
+[ $st = 0 ] && case "$err" in *"files.write '\${CWD}': the default user 'nobody' (uid 65534) cannot write $T/proj by its permissions"*) true;; *) false;; esac \
+	&& ok "  ... also without user: (root's agent is nobody by default)" || no "check default user warning" "$st $err"
 chmod 777 "$T/proj"
 err=$(cd "$T/proj" && "$AC" check "$T/w-user.yaml" 2>&1 >/dev/null); st=$?
 [ $st = 0 ] && [ -z "$err" ] && ok "  ... none once it may" || no "check user ok" "$st $err"
 chmod 755 "$T/proj"
 out=$(cd "$T/proj" && "$AC" check --json "$T/w-wx.yaml" "$T/w-ok.yaml" 2>/dev/null); st=$?
-echo "$out" | python3 -c 'import json,sys; a,b=[json.loads(l) for l in sys.stdin]; assert a["valid"] and len(a["warnings"])==1 and "write-xor-execute" in a["warnings"][0] and b["warnings"]==[] and b["libraries"]==["/usr/lib","/lib","/lib64"], (a,b)' \
+echo "$out" | python3 -c 'import json,sys; a,b=[json.loads(l) for l in sys.stdin]; assert a["valid"] and len(a["warnings"])==2 and "write-xor-execute" in a["warnings"][0] and "the default user '"'"'nobody'"'"' (uid 65534) cannot write" in a["warnings"][1] and b["warnings"]==[] and b["libraries"]==["/usr/lib","/lib","/lib64"], (a,b)' \
 	&& [ $st = 0 ] && ok "check --json: warnings in the summary object" || no "check --json warnings" "$st $out"
 out=$("$AC" --json frobnicate 2>&1); st=$?
 echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["level"]=="error" and e["code"]=="usage.invalid", e' \

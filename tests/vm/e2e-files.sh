@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# vm-cost: 640 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The file, exec and process suite (run by e2e.sh in a lane of its own, or
 # alone with e2e-one.sh): sources lib.sh helpers, uses $AC, $T, $repo.
 # a read-only tree and a writable one, made outside any cage
@@ -176,20 +177,6 @@ expect "an uncaged process reads /etc/shadow while a cage runs" 0 /bin/cat /etc/
 expect "an uncaged process writes /srv/ro while a cage runs" 0 /bin/sh -c 'echo z > /srv/ro/uncaged && rm /srv/ro/uncaged'
 kill -INT $cage; wait $cage; st=$?
 [ $st = 130 ] && ok "SIGINT is forwarded (the agent dies of it: 130)" || no "SIGINT is forwarded" "status $st"
-
-echo "# one set of programs for many cages"
-# 200 cages of one load, each with a policy of its own (odd ones in audit
-# mode), all reading at once: tests/vm/multicage.c says what it checks
-for i in $(seq 0 199); do mkdir -p /srv/mc/$i; echo $i > /srv/mc/$i/f; done
-out=$($repo/build/multicage 200 /srv/mc 2>&1); st=$?
-last=$(echo "$out" | tail -n 1)
-[ $st = 0 ] && ok "one load serves 200 cages at once, each under its own policy ($last)" ||
-	no "one load serves 200 cages at once, each under its own policy" "$(echo "$out" | head -n 5)"
-# the same with every check on its task's own scratch (taken when the CPU's is in use)
-out=$($repo/build/multicage --task-scratch 50 /srv/mc 2>&1); st=$?
-last=$(echo "$out" | tail -n 1)
-[ $st = 0 ] && ok "  ... and 50 cages with the task's own scratch space ($last)" ||
-	no "  ... and 50 cages with the task's own scratch space" "$(echo "$out" | head -n 5)"
 
 echo "# audit mode"
 expect "audit mode allows /etc/shadow" 0 $AC run --policy $T/fs.yaml --mode audit --events $T/audit.json -- /bin/cat /etc/shadow

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* agentcage run --cage NAME: runs in the daemon's named cages.
+ *
+ * A run is a child cgroup of its cage, <cage>/run-N, so the cage's policy
+ * (keyed by the cage's cgroup, an ancestor of the run's), packet and device
+ * programs hold for it, and the policy's limits apply to that run alone.
+ *  - "run" (cage): the daemon makes the run's cgroup, applies the limits and
+ *    replies with the run's id, a random token and the launch settings of
+ *    the cage's policy. The connection that asked owns the run: when it
+ *    closes (the client exited, crashed, or gave up on a time limit),
+ *    everything in the run is killed and its cgroup removed.
+ *  - "join" (run, token), on a connection of its own: the daemon moves the
+ *    connecting process itself (SO_PEERCRED) into the run's cgroup. A process
+ *    is only ever moved into a cage by its own request, and only by a client
+ *    of the run's uid: joining confines the joiner, it can reach nothing.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "../cli/diag.h"
+#include "daemon.h"
+#include "harden/limits.h"
+#include "proto/proto.h"
+
+static unsigned long long run_seq;
+
+static struct drun *find_run(struct daemon *d, const char *id)
+{
+	for (size_t i = 0; i < DAEMON_MAX_RUNS; i++)
+		if (d->runs[i] && !strcmp(d->runs[i]->id, id))
+			return d->runs[i];
+	return NULL;
+}
+
+static int new_token(char *out)
+{
+	unsigned char b[PROTO_TOKEN_LEN / 2];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return -1;
+	for (size_t i = 0; i < sizeof(b); i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	return 0;
+}
+
+/* <cage>/run-N, N unused (a cgroup left by an earlier daemon keeps its name) */
+static int make_cgroup(const struct dcage *c, struct drun *r, struct ac_error *e)
+{
+	for (int tries = 0; tries < 1000; tries++) {
+		snprintf(r->id, sizeof(r->id), "run-%llu", ++run_seq);
+		if (snprintf(r->cg.path, sizeof(r->cg.path), "%s/%s", c->cage.cg.path, r->id) >=
+		    (int)sizeof(r->cg.path)) {
+			errno = ENAMETOOLONG;
+			break;
+		}
+		if (!mkdir(r->cg.path, 0755))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	ac_error_set(e, AC_E_CGROUP, "cannot create the run's cgroup %s: %s", r->cg.path,
+		     strerror(errno));
+	r->cg.path[0] = 0;
+	return -1;
+}
+
+json_object *run_start(struct daemon *d, struct client *cl, const char *cage)
+{
+	struct dcage *c = daemon_find(d, cage);
+	const struct policy *p;
+	struct ucred uc;
+	socklen_t len = sizeof(uc);
+	struct ac_error e = { 0 };
+	struct drun *r;
+	json_object *o;
+	size_t slot = DAEMON_MAX_RUNS;
+
+	if (!c)
+		return proto_error(AC_E_NOT_FOUND, "no cage of that name (see 'agentcage ls')");
+	if (cl->run)
+		return proto_error(AC_E_USAGE, "this connection already owns a run");
+	for (size_t i = 0; i < DAEMON_MAX_RUNS && slot == DAEMON_MAX_RUNS; i++)
+		if (!d->runs[i])
+			slot = i;
+	if (slot == DAEMON_MAX_RUNS)
+		return proto_error(AC_E_SYSTEM, "too many runs at once (1024)");
+	if (getsockopt(cl->fd, SOL_SOCKET, SO_PEERCRED, &uc, &len))
+		return proto_error(AC_E_PERMISSION, "cannot identify the client (SO_PEERCRED)");
+	if (!(r = calloc(1, sizeof(*r))))
+		return proto_error(AC_E_NOMEM, "out of memory");
+	p = &c->cage.policy.pol;
+	r->uid = uc.uid;
+	snprintf(r->cage, sizeof(r->cage), "%s", c->name);
+	if (new_token(r->token) || make_cgroup(c, r, &e) ||
+	    ((p->limits.memory || p->limits.cpu_milli || p->limits.pids) &&
+	     ac_limits_apply(c->cage.cg.path, r->cg.path, &p->limits, &e))) {
+		if (!e.code)
+			ac_error_set(&e, AC_E_SYSTEM, "cannot make a token: %s", strerror(errno));
+		if (r->cg.path[0])
+			rmdir(r->cg.path);
+		free(r);
+		return proto_error(e.code, e.msg);
+	}
+	d->runs[slot] = r;
+	cl->run = r;
+	diag_info("cage %s: %s started for uid %u (pid %d), cgroup %s", c->name, r->id,
+		  (unsigned)uc.uid, (int)uc.pid, r->cg.path);
+	o = proto_ok();
+	json_object_object_add(o, "run", json_object_new_string(r->id));
+	json_object_object_add(o, "token", json_object_new_string(r->token));
+	json_object_object_add(o, "cgroup", json_object_new_string(r->cg.path));
+	json_object_object_add(o, "mode", json_object_new_string(c->cage.audit ? "audit" : "enforce"));
+	json_object_object_add(o, "launch", proto_launch_json(p));
+	return o;
+}
+
+json_object *run_join(struct daemon *d, struct client *cl, const char *id, const char *token)
+{
+	struct drun *r = find_run(d, id);
+	struct ucred uc;
+	socklen_t len = sizeof(uc);
+
+	/* the same answer for an unknown run and a wrong token */
+	if (!r || strcmp(r->token, token))
+		return proto_error(AC_E_NOT_FOUND, "no run of that id and token");
+	if (getsockopt(cl->fd, SOL_SOCKET, SO_PEERCRED, &uc, &len))
+		return proto_error(AC_E_PERMISSION, "cannot identify the client (SO_PEERCRED)");
+	if (uc.uid != r->uid)
+		return proto_error(AC_E_PERMISSION, "only a process of the run's own user may join it");
+	if (cgroup_move(&r->cg, uc.pid))
+		return proto_error(AC_E_CGROUP, "cannot move the process into the run's cgroup");
+	r->joined++;
+	diag_info("cage %s: %s: pid %d joined", r->cage, r->id, (int)uc.pid);
+	return proto_ok();
+}
+
+void run_end(struct daemon *d, struct client *cl)
+{
+	struct drun *r = cl->run;
+
+	if (!r)
+		return;
+	cl->run = NULL;
+	for (size_t i = 0; i < DAEMON_MAX_RUNS; i++)
+		if (d->runs[i] == r)
+			d->runs[i] = NULL;
+	cgroup_destroy(&r->cg);   /* what the run left is killed, its cgroup removed */
+	diag_info("cage %s: %s ended", r->cage, r->id);
+	free(r);
+}
+
+/* Runs whose client is gone (an earlier daemon's, or one that lost its
+ * connection while the daemon was down): their cgroups go once empty.
+ * Populated ones stay, enforced, until a later sweep. */
+void runs_sweep(struct daemon *d)
+{
+	for (size_t i = 0; i < d->ncages; i++) {
+		DIR *dir = opendir(d->cages[i]->cage.cg.path);
+		struct dirent *de;
+
+		while (dir && (de = readdir(dir))) {
+			char path[PATH_MAX + 256];
+			int owned = 0;
+
+			if (strncmp(de->d_name, "run-", 4) || de->d_type != DT_DIR)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", d->cages[i]->cage.cg.path, de->d_name);
+			for (size_t k = 0; k < DAEMON_MAX_RUNS && !owned; k++)
+				owned = d->runs[k] && !strcmp(d->runs[k]->cg.path, path);
+			if (!owned && !rmdir(path))
+				diag_info("cage %s: removed %s, left empty by a run whose client is gone",
+					  d->cages[i]->name, de->d_name);
+		}
+		if (dir)
+			closedir(dir);
+	}
+}
