@@ -400,7 +400,8 @@ static void limit_event(struct run *r, const char *what, unsigned long long coun
 	on_event(r, &ev, sizeof(ev));
 }
 
-/* memory.events oom_kill and pids.events max: an event for each change */
+/* memory.events oom_kill, pids.events max (on their notification) and
+ * cpu.stat nr_throttled (polled): an event for each change */
 static void check_limits(struct run *r)
 {
 	struct ac_limit_events d;
@@ -412,6 +413,8 @@ static void check_limits(struct run *r)
 		limit_event(r, "memory", d.oom_kill);
 	if (d.pids_max)
 		limit_event(r, "pids", d.pids_max);
+	if (d.throttled)   /* polled (cpu.stat has no notification): at most one per 5 s */
+		limit_event(r, "cpu", d.throttled);
 }
 
 /* the counters' files signal a change as an inotify IN_MODIFY */
@@ -474,6 +477,7 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 		}
 		if (ns_of(CLOCK_MONOTONIC) >= next_lost) {
 			report_lost(r, 0);
+			check_limits(r);
 			next_lost = ns_of(CLOCK_MONOTONIC) + (int64_t)LOST_CHECK_MS * 1000000;
 		}
 		for (int i = 0; i < n; i++) {

@@ -154,7 +154,7 @@ int ac_limits_event(const char *text, const char *key, unsigned long long *out)
 int ac_limits_read_events(const char *cage, struct ac_limit_events *last,
 			  struct ac_limit_events *delta, struct ac_error *e)
 {
-	struct ac_limit_events now = { 0, 0 };
+	struct ac_limit_events now = { 0, 0, 0 };
 	char text[1024];
 
 	(void)e;
@@ -162,8 +162,11 @@ int ac_limits_read_events(const char *cage, struct ac_limit_events *last,
 		ac_limits_event(text, "oom_kill", &now.oom_kill);
 	if (!read_text(cage, "pids.events", text, sizeof(text)))
 		ac_limits_event(text, "max", &now.pids_max);
+	if (!read_text(cage, "cpu.stat", text, sizeof(text)))
+		ac_limits_event(text, "nr_throttled", &now.throttled);
 	delta->oom_kill = now.oom_kill - last->oom_kill;
 	delta->pids_max = now.pids_max - last->pids_max;
+	delta->throttled = now.throttled - last->throttled;
 	*last = now;
 	return 0;
 }

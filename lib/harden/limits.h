@@ -29,11 +29,12 @@ int ac_limits_apply(const char *parent, const char *cage, const struct policy_li
 struct ac_limit_events {
 	unsigned long long oom_kill; /* memory.events oom_kill */
 	unsigned long long pids_max; /* pids.events max: forks refused */
+	unsigned long long throttled;/* cpu.stat nr_throttled: periods the cage ran out of cpu.max */
 };
 
 /* The value of "key N" in a flat-keyed cgroup file's text; -1 if absent. */
 int ac_limits_event(const char *text, const char *key, unsigned long long *out);
-/* Read cage's memory.events and pids.events (a missing file counts 0);
+/* Read cage's memory.events, pids.events and cpu.stat (a missing file counts 0);
  * *delta = now - *last, then *last = now. */
 int ac_limits_read_events(const char *cage, struct ac_limit_events *last,
 			  struct ac_limit_events *delta, struct ac_error *e);

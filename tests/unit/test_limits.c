@@ -53,21 +53,25 @@ static void put(const char *dir, const char *file, const char *text)
 Test(limits, events_since_last_read)
 {
 	char dir[] = "/tmp/ac-events-XXXXXX";
-	struct ac_limit_events last = { 0, 0 }, d;
+	struct ac_limit_events last = { 0, 0, 0 }, d;
 
 	cr_assert(mkdtemp(dir));
 	put(dir, "memory.events", "oom 1\noom_kill 1\n");
 	put(dir, "pids.events", "max 4\n");
+	put(dir, "cpu.stat", "usage_usec 900\nnr_periods 40\nnr_throttled 7\nthrottled_usec 5\n");
 	ac_limits_read_events(dir, &last, &d, NULL);
 	cr_assert_eq(d.oom_kill, 1);
 	cr_assert_eq(d.pids_max, 4);
+	cr_assert_eq(d.throttled, 7, "nr_throttled, not throttled_usec");
 	put(dir, "pids.events", "max 6\n");
 	ac_limits_read_events(dir, &last, &d, NULL);
 	cr_assert_eq(d.oom_kill, 0);
 	cr_assert_eq(d.pids_max, 2);
+	cr_assert_eq(d.throttled, 0);
 	cr_assert_eq(last.pids_max, 6);
 	unlink(strcat(strcpy((char[64]){ 0 }, dir), "/memory.events"));
 	unlink(strcat(strcpy((char[64]){ 0 }, dir), "/pids.events"));
+	unlink(strcat(strcpy((char[64]){ 0 }, dir), "/cpu.stat"));
 	rmdir(dir);
 }
 

@@ -135,4 +135,12 @@ python3 -c 'import json, sys; ev = [json.loads(l) for l in open(sys.argv[1])]; p
 assert p.index("memory") < p.index("time") and p.index("pids") < p.index("time"), p' $D/m.json 2>/dev/null \
 	&& ok "  ... the memory and pids events came as they happened, before the time ran out" || no "  ... events as they happen" "$(cat $D/m.json)"
 pgrep -f "sleep 123[45]" >/dev/null && no "  ... everything in the cage was killed" "$(pgrep -af 'sleep 123')" || ok "  ... everything in the cage was killed"
+# cpu: 0.1 and four seconds of a busy loop: throttled (cpu.stat nr_throttled)
+policy $D/c.yaml "limits:" "  cpu: 0.1"
+out=$(cd $D && $AC run --policy $D/c.yaml --events $D/c.json -- /bin/sh -c 'end=$(($(date +%s) + 4)); while [ $(date +%s) -lt $end ]; do :; done; echo burnt' 2>$D/c.err); st=$?
+[ $st = 0 ] && [ "$out" = burnt ] && ok "under cpu: 0.1 a busy loop runs (and is throttled)" || no "cpu burn" "$st $out $(cat $D/c.err)"
+event "  ... reported as op=limit cpu, with the periods throttled" $D/c.json op=limit path=cpu action=denied
+python3 -c 'import json,sys; c=[json.loads(l)["count"] for l in open(sys.argv[1]) if json.loads(l).get("path")=="cpu"]; assert c and sum(c) >= 5, c' $D/c.json \
+	&& ok "  ... at least 5 throttled periods counted" || no "  ... throttled count" "$(cat $D/c.json)"
+! grep -q '"path":"cpu"' $D/m.json && ok "  ... and none under cpu: 1.5 above (one CPU here: never throttled)" || no "  ... cpu 1.5" "$(grep cpu $D/m.json)"
 rm -rf $D
