@@ -30,7 +30,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define IPPROTO_FRAGMENT 44
 #define IPPROTO_DSTOPTS 60
 #define NLMSG_MAX 8            /* netlink messages checked in one send */
-#define NSEC_PER_SEC_ 1000000000ull
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
@@ -60,16 +59,11 @@ struct {
 	__type(value, __u8);
 } guarded_socks SEC(".maps");
 
-struct ratelimit {
-	__u64 second;
-	__u64 count;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u64);             /* cgroup id of the cage */
-	__type(value, struct ratelimit);
+	__type(value, struct ac_budget);
 } pkt_events SEC(".maps");
 
 static __always_inline __u8 proto_bit(__u16 proto)
@@ -196,23 +190,7 @@ static __always_inline struct ac_cage *skb_cage(struct __sk_buff *skb, __u64 *cg
 /* Packet events are limited per cage and second; the rest are counted. */
 static __always_inline bool pkt_event_allowed(__u64 cgid)
 {
-	__u64 now = bpf_ktime_get_ns() / NSEC_PER_SEC_;
-	struct ratelimit *r = bpf_map_lookup_elem(&pkt_events, &cgid), fresh = { now, 1 };
-
-	if (!r) {
-		bpf_map_update_elem(&pkt_events, &cgid, &fresh, BPF_ANY);
-		return true;
-	}
-	if (r->second != now) {
-		r->second = now;
-		r->count = 0;
-	}
-	if (r->count >= AC_PKT_EVENTS_PER_SEC) {
-		stat_inc(AC_STAT_SUPPRESSED);
-		return false;
-	}
-	r->count++;
-	return true;
+	return window_take(&pkt_events, cgid, AC_PKT_EVENTS_PER_SEC, AC_STAT_SUPPRESSED);
 }
 
 static __always_inline void emit_pkt(struct __sk_buff *skb, __u64 cgid, __u32 op, __u32 action,

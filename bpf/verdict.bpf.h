@@ -14,31 +14,39 @@ static __always_inline void stat_inc(__u32 idx)
 		__sync_fetch_and_add(v, 1);
 }
 
-/* May the cage send one more event this second? Over cage_events_per_sec
- * the event is counted in the cage's entry and in AC_STAT_BUDGET, not sent;
- * the decision never depends on it. (The second's reset may race between
- * CPUs: a few events more or less in that second, never a lost count.) */
-static __always_inline bool budget_take(__u64 cgid)
+/* One more event of the cage cgid this second, counted in its entry of map
+ * (keyed by cgroup id, struct ac_budget values): true while the second's
+ * count is under limit; over it, the event is counted (the entry's dropped
+ * and stats[stat]) and not to be sent. The decision never depends on it.
+ * (The second's reset may race between CPUs: a few events more or less in
+ * that second, never a lost count.) */
+static __always_inline bool window_take(void *map, __u64 cgid, __u32 limit, __u32 stat)
 {
 	__u64 now = bpf_ktime_get_boot_ns() / 1000000000ULL;
-	struct ac_budget *b = bpf_map_lookup_elem(&budgets, &cgid);
+	struct ac_budget *b = bpf_map_lookup_elem(map, &cgid);
 	struct ac_budget fresh = { .second = now, .count = 1 };
 
 	if (!b) {
-		bpf_map_update_elem(&budgets, &cgid, &fresh, BPF_NOEXIST);
+		bpf_map_update_elem(map, &cgid, &fresh, BPF_NOEXIST);
 		return true;
 	}
 	if (b->second != now) {
 		b->second = now;
 		b->count = 0;
 	}
-	if (b->count >= cage_events_per_sec) {
+	if (b->count >= limit) {
 		__sync_fetch_and_add(&b->dropped, 1);
-		stat_inc(AC_STAT_BUDGET);
+		stat_inc(stat);
 		return false;
 	}
 	__sync_fetch_and_add(&b->count, 1);
 	return true;
+}
+
+/* the cage's event budget: cage_events_per_sec events of any kind */
+static __always_inline bool budget_take(__u64 cgid)
+{
+	return window_take(&budgets, cgid, cage_events_per_sec, AC_STAT_BUDGET);
 }
 
 /* A ring buffer slot for an event with its header filled in, or NULL: an
