@@ -56,16 +56,16 @@ fail() { echo "daemon-bench: $*" >&2; [ -s "$D/daemon.err" ] && tail -n 5 "$D/da
 mkfifo nap.fifo; exec {NAP}<> nap.fifo
 nap() { read -t "$1" -u $NAP; }
 # The guest's idle time so far, in 10 ms ticks (/proc/stat idle + iowait).
-# An idle guest's clock under icount jumps to its next timer: a timed span
-# in which the guest sat idle waiting (for the host) is left out of the
-# medians below, and counted.
+# An idle guest's clock under icount jumps to its next timer: the time a
+# span spent idle (waiting: for RCU grace periods, or for the host's 9p
+# share) is not instructions, and is printed beside it.
 idle() { local _c u n s i w; read -r _c u n s i w _ < /proc/stat; IDLE=$((i + w)); }
 MED='function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }'
 # median, min and max of field F of the lines of results.txt whose first
-# field is K, over those whose last field (idle ticks) is at most 1
-stat3() { awk -v k="$1" -v f="$2" "$MED"'$1 == k && $NF > 1 {x++} $1 == k && $NF <= 1 {n++; a[n] = $f; if (n == 1 || $f < lo) lo = $f; if ($f > hi) hi = $f}
-	END {if (n) printf "%.0f (%.0f-%.0f)", med(a, n), lo, hi; else printf "-"; if (x) printf " [%d of %d left out: the guest sat idle]", x, n + x}' results.txt; }
+# field is K; with I, the median of the idle time (last field, ticks) too
+stat3() { awk -v k="$1" -v f="$2" -v i="${3:-}" "$MED"'$1 == k {n++; a[n] = $f; d[n] = $NF * 10000; if (n == 1 || $f < lo) lo = $f; if ($f > hi) hi = $f}
+	END {if (n) printf "%.0f (%.0f-%.0f)", med(a, n), lo, hi; else printf "-"; if (n && i) printf ", of which idle %.0f", med(d, n)}' results.txt; }
 
 [ -e /sys/fs/bpf/agentcage/daemon ] && fail "a daemon's pins exist already (/sys/fs/bpf/agentcage/daemon)"
 DPID= PINS=
@@ -228,18 +228,18 @@ stop_daemon
 	|| echo "guest clock: emulated wall-clock time"
 echo "reload latency, $nrules file rules in the policy (ls: file_rules), $RELOADS alternations, probe every $POLL_US us;"
 echo "median (min-max) in $(us_line):"
-echo "  rename over the file -> the probe's first open:    $(stat3 rename 2)  (failed tries: $(stat3 rename 3))"
-echo "  agentcage reload NAME, start -> acknowledgement:    $(stat3 ack 2)"
-echo "  agentcage reload NAME, start -> the probe's open:   $(stat3 ack 3)"
-echo "  agentcage reload NAME, nothing changed (client):   $(stat3 noop 2)"
-echo "  daemon startup with these two cages:                $(stat3 startup 2)"
+echo "  rename over the file -> the probe's first open:    $(stat3 rename 2 i)  (failed tries: $(stat3 rename 3))"
+echo "  agentcage reload NAME, start -> acknowledgement:    $(stat3 ack 2 i)"
+echo "  agentcage reload NAME, start -> the probe's open:   $(stat3 ack 3 i)"
+echo "  agentcage reload NAME, nothing changed (client):   $(stat3 noop 2 i)"
+echo "  daemon startup with these two cages:                $(stat3 startup 2 i)"
 echo
 echo "$CAGES cages (small policies), $ROUNDS rounds, the daemon's descriptor limit $NOFILE, median (min-max):"
-echo "  daemon startup, $(us_line):  $(stat3 manystart 2)"
+echo "  daemon startup, $(us_line):  $(stat3 manystart 2 i)"
 echo "  memlock of its $(awk '$1 == "many" {print $6; exit}' results.txt) pinned maps (bpftool), bytes:  $(stat3 many 2)"
 echo "  kernel memory grown, SUnreclaim+Percpu+VmallocUsed, kB: $(stat3 many 3)"
 echo "  daemon VmRSS, kB:  $(stat3 many 4)   VmHWM, kB: $(stat3 many 5)"
-echo "  agentcage reload (all $CAGES files, none changed), start -> acknowledgement, $(us_line): $(stat3 reloadall 2)"
+echo "  agentcage reload (all $CAGES files, none changed), start -> acknowledgement, $(us_line): $(stat3 reloadall 2 i)"
 echo "  the largest pinned maps (memlock, bytes):"
 sort -k3 -rn results.txt | awk '$1 == "map" {printf "    %-28s %12d\n", $2, $3}' | head -n 8
 echo
