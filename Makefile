@@ -183,6 +183,10 @@ bench: deps
 	@dpkg -s apparmor >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apparmor
 	bench/netbench.sh
 	VM_ICOUNT=$${VM_ICOUNT:-1} tests/vm/vm.sh bench
+	ic=$${VM_ICOUNT:-1}; VM_ICOUNT=$$ic VM_OUT=$(abspath $(BUILD))/vm/out-daemon-bench VM_LOG=$(abspath $(BUILD))/vm/daemon-bench.log \
+		tests/vm/vm.sh run $(CURDIR)/bench/daemon-bench.sh $(CURDIR) $$([ $$ic = 1 ] && echo icount || echo wall) \
+		ROUNDS="$${ROUNDS:-}" RELOADS="$${RELOADS:-}" RULES="$${RULES:-}" CAGES="$${CAGES:-}" \
+		POLL_US="$${POLL_US:-}" NOFILE="$${NOFILE:-}" N_OPEN="$${N_OPEN:-}" N_CREATE="$${N_CREATE:-}"
 
 clean:
 	rm -rf $(BUILD)

@@ -7,7 +7,14 @@
  *     (one line: open create exec ioctl cap; the last two run N_SYS times)
  * --landlock confines the process with Landlock first (read+write beneath
  * DIR and /usr, exec of /usr): the yardstick of issue 2's benchmark.
- * The exec loop runs $LOOPS_EXEC (default /usr/bin/true) as "true". */
+ * The exec loop runs $LOOPS_EXEC (default /usr/bin/true) as "true".
+ * Two helpers of bench/daemon-bench.sh's reload latency (times in us of
+ * CLOCK_REALTIME, the clock of bash's $EPOCHREALTIME):
+ *   loops rename FROM TO   prints the time just before it renames FROM over TO
+ *   loops probe US         for each path read on stdin, tries to open it every
+ *                          US us until it opens, then prints the time of that
+ *                          success and the number of failed tries (it says
+ *                          "ready" first, once its program is loaded) */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -106,9 +113,54 @@ static double loop(const char *op, long n, const char *dir)
 	return t0;
 }
 
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* The probe runs in a cage: stdin and stdout are pipes opened outside it. */
+static int probe(long us)
+{
+	struct timespec gap = { us / 1000000, us % 1000000 * 1000 };
+	char path[4096];
+
+	printf("ready\n");
+	fflush(stdout);
+	while (fgets(path, sizeof(path), stdin)) {
+		long fails = 0;
+		int fd;
+
+		path[strcspn(path, "\n")] = 0;
+		while ((fd = open(path, O_RDONLY)) < 0) {
+			fails++;
+			nanosleep(&gap, NULL);
+		}
+		printf("%lld %ld\n", now_us(), fails);
+		fflush(stdout);
+		close(fd);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int a = 1;
+
+	if (argc == 4 && !strcmp(argv[1], "rename")) {
+		long long t = now_us();
+
+		if (rename(argv[2], argv[3])) {
+			perror("rename");
+			return 1;
+		}
+		printf("%lld\n", t);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "probe"))
+		return probe(atol(argv[2]));
 
 	if (argc > 2 && !strcmp(argv[1], "--landlock")) {
 		if (landlock(argv[2])) {
