@@ -43,6 +43,9 @@ dpid=$!
 for _ in $(seq 1800); do [ -S $SOCK ] && break; kill -0 $dpid 2>/dev/null || break; sleep 0.1; done
 [ -S $SOCK ] && [ "$(stat -c %G $SOCK)" = agentcage ] && ok "the daemon listens, its socket in the group agentcage" \
 	|| no "daemon" "$(cat $T/dr.err; ls -l $SOCK)"
+read -r _ _ _ soft hard _ <<< "$(grep '^Max open files' /proc/$dpid/limits)"
+[ "$soft" = "$hard" ] && [ "$soft" -gt "$(ulimit -Sn)" ] && ok "  ... its open-file limit raised to the hard one ($soft; a cage holds descriptors)" \
+	|| no "  ... nofile" "$soft $hard $(ulimit -Sn)"
 CG=$($AC --json ls --socket $SOCK | python3 -c 'import json,sys; print(json.load(sys.stdin)["cages"][0]["cgroup"].rsplit("/", 1)[0])')
 run() { $AC run --cage "$@"; }
 # gone CAGE: the cage has no run cgroup left (the daemon removes one when
