@@ -34,9 +34,11 @@ try:
     print("sti:ok")
 except OSError as e:
     print("sti:errno", e.errno)'
+# audit: the injected line is read before the user is asked to type, so
+# that what the user types never races the injected bytes still queued
+[ "$1" = audit ] && { read -r line; echo "got:$line"; }
 echo ready
 read -r line; echo "got:$line"
-[ "$1" = audit ] && { read -r line; echo "got:$line"; }
 echo waiting
 while [ ! -e $TMPDIR/w ]; do sleep 0.1; done
 echo done
