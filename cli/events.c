@@ -14,6 +14,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include "client.h"
 #include "diag.h"
 #include "proto/proto.h"
 #include "verbs.h"
@@ -57,12 +58,11 @@ static int events_args(int argc, char **argv, struct events_opts *o)
 /* connected and asked; the socket, or -1 (reported) */
 static int subscribe(const struct events_opts *o)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct timeval tv = { .tv_sec = 60 };
 	json_object *rq = json_object_new_object();
 	size_t n;
 	char *line;
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd;
 
 	json_object_object_add(rq, "v", json_object_new_int(PROTO_VERSION));
 	json_object_object_add(rq, "method", json_object_new_string("events"));
@@ -70,16 +70,16 @@ static int subscribe(const struct events_opts *o)
 	if (o->cage)
 		json_object_object_add(rq, "cage", json_object_new_string(o->cage));
 	line = proto_line(rq, &n);
-	if (strlen(o->socket) < sizeof(sa.sun_path))
-		memcpy(sa.sun_path, o->socket, strlen(o->socket) + 1);
-	if (fd < 0 || !line || !sa.sun_path[0] || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    send(fd, line, n, MSG_NOSIGNAL) != (ssize_t)n) {
+	if (!line || (fd = client_connect(o->socket)) < 0) {
+		free(line);
+		return -1;
+	}
+	if (send(fd, line, n, MSG_NOSIGNAL) != (ssize_t)n) {
 		diag_error_code(AC_E_DAEMON_UNREACHABLE, "cannot reach the daemon at %s: %s; start "
 				"it with 'agentcage daemon', or name its socket with --socket PATH "
 				"or AGENTCAGE_SOCKET", o->socket, strerror(errno));
 		free(line);
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return -1;
 	}
 	free(line);
