@@ -17,6 +17,63 @@ static int bad(struct ac_error *e, const char *why)
 	return ac_error_set(e, AC_E_PROTOCOL, "bad request: %s", why);
 }
 
+/* a string member of at most max - 1 bytes, no NUL, into out; absolute:
+ * it must start with '/'. 0 when absent. */
+static int string_member(json_object *o, const char *key, char *out, size_t max, int absolute,
+			 struct ac_error *e)
+{
+	json_object *m;
+	const char *s;
+	size_t n;
+
+	if (!json_object_object_get_ex(o, key, &m))
+		return 0;
+	s = json_object_get_string(m);
+	n = json_object_is_type(m, json_type_string) ? (size_t)json_object_get_string_len(m) : 0;
+	if (!json_object_is_type(m, json_type_string) || !n || n >= max || strlen(s) != n ||
+	    (absolute && s[0] != '/'))
+		return ac_error_set(e, AC_E_PROTOCOL, "bad request: \"%s\" must be %s of 1 to %zu "
+				    "bytes", key, absolute ? "an absolute path" : "a string", max - 1);
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+/* run without a cage: the policy text, its name, mode and variables */
+static int run_members(json_object *o, struct proto_req *r, struct ac_error *e)
+{
+	json_object *m, *vars = NULL;
+	char mode[16] = "";
+
+	if (json_object_object_get_ex(o, "policy", &m)) {
+		if (!json_object_is_type(m, json_type_string) || !json_object_get_string_len(m) ||
+		    strlen(json_object_get_string(m)) != (size_t)json_object_get_string_len(m))
+			return bad(e, "\"policy\" must be the policy's text, without NUL bytes");
+		r->policy_len = (size_t)json_object_get_string_len(m);
+		if (!(r->policy = strdup(json_object_get_string(m))))
+			return ac_error_set(e, AC_E_NOMEM, "out of memory");
+	}
+	if (string_member(o, "file", r->file, sizeof(r->file), 0, e) ||
+	    string_member(o, "mode", mode, sizeof(mode), 0, e))
+		return -1;
+	/* it goes into the log and the replies as it is */
+	for (const char *p = r->file; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return bad(e, "\"file\" must not hold control characters");
+	if (mode[0] && strcmp(mode, "enforce") && strcmp(mode, "audit"))
+		return bad(e, "\"mode\" must be \"enforce\" or \"audit\"");
+	if (mode[0])
+		r->mode = !strcmp(mode, "audit") ? MODE_AUDIT : MODE_ENFORCE;
+	if (json_object_object_get_ex(o, "vars", &vars) && !json_object_is_type(vars, json_type_object))
+		return bad(e, "\"vars\" must be an object");
+	if (vars && (string_member(vars, "cwd", r->cwd, sizeof(r->cwd), 1, e) ||
+		     string_member(vars, "cage_tmp", r->cage_tmp, sizeof(r->cage_tmp), 1, e) ||
+		     string_member(vars, "tty", r->tty, sizeof(r->tty), 1, e)))
+		return -1;
+	if ((r->file[0] || mode[0] || vars) && !r->policy)
+		return bad(e, "\"file\", \"mode\" and \"vars\" go with \"policy\"");
+	return 0;
+}
+
 /* the members every request may carry, checked for their types */
 static int members(json_object *o, struct proto_req *r, struct ac_error *e)
 {
@@ -59,8 +116,12 @@ static int members(json_object *o, struct proto_req *r, struct ac_error *e)
 			return bad(e, "\"token\" must be the 32 hex digits of a run reply");
 		memcpy(r->token, t, PROTO_TOKEN_LEN + 1);
 	}
-	if (r->method == PM_RUN && !r->cage[0])
-		return bad(e, "\"run\" needs a \"cage\"");
+	if (run_members(o, r, e))
+		return -1;
+	if (r->policy && r->method != PM_RUN && r->method != PM_RELOAD)
+		return bad(e, "\"policy\" goes with \"run\" or \"reload\"");
+	if (r->method == PM_RUN && !r->cage[0] == !r->policy)
+		return bad(e, "\"run\" needs a \"cage\" or a \"policy\", not both");
 	if (r->method == PM_JOIN && (!r->run[0] || !r->token[0]))
 		return bad(e, "\"join\" needs \"run\" and \"token\"");
 	return 0;
@@ -83,6 +144,7 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *r, struc
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
+	r->mode = MODE_UNSET;
 	if (len > PROTO_LINE_MAX)
 		return bad(e, "longer than 65536 bytes");
 	if (memchr(line, 0, len))
@@ -125,9 +187,18 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *r, struc
 	}
 	ret = members(o, r, e);
 out:
+	if (ret)
+		proto_req_free(r);
 	json_object_put(o);
 	json_tokener_free(tok);
 	return ret;
+}
+
+void proto_req_free(struct proto_req *r)
+{
+	free(r->policy);
+	r->policy = NULL;
+	r->policy_len = 0;
 }
 
 json_object *proto_ok(void)

@@ -5,6 +5,7 @@
  * objects the daemon fills in and proto_line serialises. */
 #ifndef AGENTCAGE_PROTO_H
 #define AGENTCAGE_PROTO_H
+#include <limits.h>
 #include <stddef.h>
 #include <json-c/json.h>
 #include "util/error.h"
@@ -26,12 +27,22 @@ struct proto_req {
 	int follow;                  /* events: keep streaming (else the backlog alone) */
 	char run[PROTO_RUN_MAX];     /* join: the run's id, from the run reply */
 	char token[PROTO_TOKEN_LEN + 1]; /* join: the run's token, from the run reply */
+	/* run without cage: an ephemeral cage of this policy text (malloc'd,
+	 * NUL-terminated; proto_req_free), named in messages by file */
+	char *policy;
+	size_t policy_len;
+	char file[PATH_MAX];         /* "" when not given */
+	int mode;                    /* MODE_UNSET, or the mode that overrides the text's */
+	/* the text's ${CWD}, ${CAGE_TMP} and own terminal: absolute paths, or "" */
+	char cwd[PATH_MAX], cage_tmp[PATH_MAX], tty[PATH_MAX];
 };
 
 /* Parse one request line (len bytes, without its newline). -1 with e
  * (AC_E_PROTOCOL) when it is not JSON, not an object, has no "v" or another
  * version, names no known method, or has a member of the wrong type. */
 int proto_parse_request(const char *line, size_t len, struct proto_req *r, struct ac_error *e);
+/* What a parsed request holds (its policy text); r may be parsed again. */
+void proto_req_free(struct proto_req *r);
 /* {"v":1,"ok":true}: the start of a success reply (the caller's to put). */
 json_object *proto_ok(void);
 /* {"v":1,"ok":false,"error":{"code":CODE,"message":MSG}} */

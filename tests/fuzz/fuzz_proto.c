@@ -18,7 +18,16 @@ static void check_request(const struct proto_req *r)
 	    !memchr(r->cage, 0, sizeof(r->cage)) || !memchr(r->run, 0, sizeof(r->run)) ||
 	    r->token[PROTO_TOKEN_LEN] || r->pid < 0 || (r->follow != 0 && r->follow != 1))
 		abort();
-	if (r->method == PM_RUN && !r->cage[0])
+	/* a run names a cage or carries a policy, never both */
+	if (r->method == PM_RUN && !r->cage[0] == !r->policy)
+		abort();
+	if (r->policy && ((r->method != PM_RUN && r->method != PM_RELOAD) || strlen(r->policy) != r->policy_len))
+		abort();
+	if (!memchr(r->file, 0, sizeof(r->file)) || !memchr(r->cwd, 0, sizeof(r->cwd)) ||
+	    (r->cwd[0] && r->cwd[0] != '/') || (r->cage_tmp[0] && r->cage_tmp[0] != '/') ||
+	    (r->tty[0] && r->tty[0] != '/'))
+		abort();
+	if (r->mode != MODE_UNSET && r->mode != MODE_ENFORCE && r->mode != MODE_AUDIT)
 		abort();
 	if (r->method == PM_JOIN && (!r->run[0] || strlen(r->token) != PROTO_TOKEN_LEN))
 		abort();
@@ -75,9 +84,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\n';
 	text[size + 1] = 0;
-	if (!proto_parse_request(text, size, &r, &e))
+	if (!proto_parse_request(text, size, &r, &e)) {
 		check_request(&r);
-	else if (!e.code || !e.msg[0])
+		proto_req_free(&r);
+	} else if (!e.code || !e.msg[0])
 		abort();
 	/* json_tokener_parse reads a C string: up to a NUL, if any */
 	o = json_tokener_parse(text);

@@ -159,9 +159,52 @@ Test(proto, run_request)
 	cr_assert_str_eq(r.cage, "web-agent");
 	cr_assert_str_eq(r.run, "");
 	cr_assert_str_eq(r.token, "");
-	REFUSED("{\"v\":1,\"method\":\"run\"}", "\"run\" needs a \"cage\"");
+	REFUSED("{\"v\":1,\"method\":\"run\"}", "\"run\" needs a \"cage\" or a \"policy\"");
 	REFUSED("{\"v\":1,\"method\":\"run\",\"cage\":\"\"}", "1 to 127 bytes");
 	REFUSED("{\"v\":1,\"method\":\"run\",\"cage\":null}", "\"cage\" must be a string");
+}
+
+Test(proto, run_policy_request)
+{
+	struct proto_req r;
+	struct ac_error e;
+
+	cr_assert_eq(parse("{\"v\":1,\"method\":\"run\",\"policy\":\"name: a\\nmode: audit\\n\","
+			   "\"file\":\"a.yaml\",\"mode\":\"enforce\",\"vars\":{\"cwd\":\"/home/u\","
+			   "\"cage_tmp\":\"/tmp/agentcage-1-x\",\"tty\":\"/dev/pts/3\"}}", &r, &e), 0,
+		     "%s", e.msg);
+	cr_assert_eq(r.method, PM_RUN);
+	cr_assert_str_eq(r.cage, "");
+	cr_assert_str_eq(r.policy, "name: a\nmode: audit\n");
+	cr_assert_eq(r.policy_len, 20);
+	cr_assert_str_eq(r.file, "a.yaml");
+	cr_assert_eq(r.mode, MODE_ENFORCE);
+	cr_assert_str_eq(r.cwd, "/home/u");
+	cr_assert_str_eq(r.cage_tmp, "/tmp/agentcage-1-x");
+	cr_assert_str_eq(r.tty, "/dev/pts/3");
+	proto_req_free(&r);
+	cr_assert_null(r.policy);
+	/* the members a run by cage name has no use for are absent */
+	cr_assert_eq(parse("{\"v\":1,\"method\":\"run\",\"policy\":\"x\"}", &r, &e), 0, "%s", e.msg);
+	cr_assert_eq(r.mode, MODE_UNSET);
+	cr_assert_str_eq(r.file, "");
+	proto_req_free(&r);
+	REFUSED("{\"v\":1,\"method\":\"run\",\"cage\":\"a\",\"policy\":\"x\"}", "not both");
+	REFUSED("{\"v\":1,\"method\":\"run\",\"policy\":\"\"}", "the policy's text");
+	REFUSED("{\"v\":1,\"method\":\"run\",\"policy\":\"a\\u0000b\"}", "without NUL");
+	REFUSED("{\"v\":1,\"method\":\"run\",\"policy\":7}", "the policy's text");
+	REFUSED("{\"v\":1,\"method\":\"ls\",\"policy\":\"x\"}", "goes with \"run\" or");
+	cr_assert_eq(parse("{\"v\":1,\"method\":\"reload\",\"policy\":\"x\"}", &r, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(r.policy, "x");
+	proto_req_free(&r);
+	REFUSED("{\"v\":1,\"method\":\"run\",\"cage\":\"a\",\"mode\":\"audit\"}", "go with");
+	REFUSED("{\"v\":1,\"method\":\"run\",\"policy\":\"x\",\"mode\":\"off\"}", "\"enforce\" or");
+	REFUSED("{\"v\":1,\"method\":\"run\",\"policy\":\"x\",\"vars\":[]}", "an object");
+	REFUSED("{\"v\":1,\"method\":\"run\",\"policy\":\"x\",\"file\":\"a\\nb\"}", "control characters");
+	REFUSED("{\"v\":1,\"method\":\"run\",\"policy\":\"x\",\"vars\":{\"cwd\":\"rel\"}}",
+		"an absolute path");
+	REFUSED("{\"v\":1,\"method\":\"run\",\"policy\":\"x\",\"vars\":{\"tty\":3}}",
+		"an absolute path");
 }
 
 Test(proto, join_request)
@@ -240,7 +283,7 @@ Test(proto, run_join_messages)
 
 	cr_assert_eq(parse("{\"v\":1,\"method\":\"run\"}", &r, &e), -1);
 	cr_assert_str_eq(e.code, AC_E_PROTOCOL);
-	cr_assert_str_eq(e.msg, "bad request: \"run\" needs a \"cage\"");
+	cr_assert_str_eq(e.msg, "bad request: \"run\" needs a \"cage\" or a \"policy\", not both");
 	cr_assert_eq(parse("{\"v\":1,\"method\":\"join\",\"run\":\"run-1\"}", &r, &e), -1);
 	cr_assert_str_eq(e.code, AC_E_PROTOCOL);
 	cr_assert_str_eq(e.msg, "bad request: \"join\" needs \"run\" and \"token\"");
