@@ -150,7 +150,12 @@ static void adopt_one(struct daemon *d, const struct cage_cgroup *parent, const 
 	c->cage.links.egress = adopt_link(d, c, "egress", LOADER_EGRESS);
 	c->cage.links.ingress = adopt_link(d, c, "ingress", LOADER_INGRESS);
 	c->cage.links.dev = adopt_link(d, c, "device", LOADER_DEVICE);
-	c->unbound = c->seen = 1;
+	/* NAME-PID: a run's ephemeral cage, no file's; it goes once empty */
+	c->ephemeral = daemon_run_name(name);
+	c->unbound = !c->ephemeral;
+	c->seen = 1;
+	if (c->ephemeral)
+		snprintf(c->file, sizeof(c->file), "(a run of an earlier daemon)");
 	d->cages[d->ncages++] = c;
 	diag_info("adopted cage %s: cgroup %s (id %llu), policy id %u, %s, generation %llu",
 		  name, c->cage.cg.path, (unsigned long long)st.st_ino, ac.policy,

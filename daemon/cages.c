@@ -17,7 +17,7 @@
 
 #define POLICY_FILE_MAX (4 << 20)
 
-static uint64_t fnv1a(const char *b, size_t n)
+uint64_t daemon_hash(const char *b, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;
 
@@ -43,7 +43,7 @@ static int file_hash(const char *path, uint64_t *h)
 	while ((n = read(fd, buf + got, POLICY_FILE_MAX - got)) > 0)
 		got += n;
 	close(fd);
-	*h = fnv1a(buf, (size_t)got);
+	*h = daemon_hash(buf, (size_t)got);
 	free(buf);
 	return n < 0 ? -1 : 0;
 }
@@ -64,10 +64,11 @@ struct dcage *daemon_find_cgid(struct daemon *d, uint64_t cgid)
 	return NULL;
 }
 
+/* a run's ephemeral cage names a file the daemon never reads */
 static struct dcage *find_file(struct daemon *d, const char *file)
 {
 	for (size_t i = 0; i < d->ncages; i++)
-		if (!strcmp(d->cages[i]->file, file))
+		if (!d->cages[i]->ephemeral && !strcmp(d->cages[i]->file, file))
 			return d->cages[i];
 	return NULL;
 }
@@ -110,9 +111,9 @@ void scan_free(struct scan *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* agentcage run's cages are NAME-PID and swept by their pid: a daemon cage
- * may not look like one */
-static int reserved(const char *name)
+/* agentcage run's cages are NAME-PID and swept by their pid, and so are
+ * the daemon's ephemeral cages: a cage of the directory may not look like one */
+int daemon_run_name(const char *name)
 {
 	const char *dash = strrchr(name, '-');
 
@@ -131,8 +132,8 @@ static void refuse(struct scan *s, struct dcage *old, const char *file, const st
 	note(s, file, "", "failed", e->code, e->msg);
 }
 
-static int new_cage(struct daemon *d, struct compiled_policy *cp, const char *file,
-		    uint64_t h, struct ac_error *e)
+int daemon_add_cage(struct daemon *d, struct compiled_policy *cp, const char *name,
+		    const char *file, uint64_t h, struct ac_error *e)
 {
 	struct dcage *c;
 
@@ -140,7 +141,7 @@ static int new_cage(struct daemon *d, struct compiled_policy *cp, const char *fi
 		return ac_error_set(e, AC_E_USAGE, "%s: more than %d cages", file, DAEMON_MAX_CAGES);
 	if (!(c = calloc(1, sizeof(*c))))
 		return ac_error_set(e, AC_E_NOMEM, "out of memory");
-	snprintf(c->name, sizeof(c->name), "%s", cp->pol.name);
+	snprintf(c->name, sizeof(c->name), "%s", name);
 	snprintf(c->file, sizeof(c->file), "%s", file);
 	snprintf(c->pins, sizeof(c->pins), "%s/cage-%s", d->pins, c->name);
 	if (cage_create_named(&c->cage, &d->ld, c->name, e)) {
@@ -233,7 +234,7 @@ static void apply_file(struct daemon *d, const char *file, struct scan *s)
 		return refuse(s, old, file, &e);
 	warn_hosts(&cp);
 	other = daemon_find(d, cp.pol.name);
-	if (reserved(cp.pol.name))
+	if (daemon_run_name(cp.pol.name))
 		ac_error_set(&e, AC_E_POLICY_INVALID, "%s: cage name '%s' ends in -NUMBER, which "
 			     "agentcage run's cages use; choose another", file, cp.pol.name);
 	else if (old && strcmp(old->name, cp.pol.name))
@@ -251,7 +252,7 @@ static void apply_file(struct daemon *d, const char *file, struct scan *s)
 		old->generation++;
 		old->error[0] = 0;
 		return note(s, file, old->name, "reloaded", NULL, NULL);
-	} else if (!old && !new_cage(d, &cp, file, h, &e))
+	} else if (!old && !daemon_add_cage(d, &cp, cp.pol.name, file, h, &e))
 		return note(s, file, cp.pol.name, "installed", NULL, NULL);
 	compiled_policy_free(&cp);
 	refuse(s, old, file, &e);
@@ -273,11 +274,29 @@ static int populated(const char *cg)
 	return pop;
 }
 
+void daemon_remove_cage(struct daemon *d, struct dcage *c)
+{
+	uint32_t ids[2];
+	size_t i = 0;
+
+	while (i < d->ncages && d->cages[i] != c)
+		i++;
+	pin_remove(c->pins);
+	ids[0] = c->cage.policy_id;
+	ids[1] = c->cage.net_id;
+	cage_teardown(&c->cage);
+	/* an adopted cage's rules are known by their ids alone */
+	for (int k = 0; c->unbound && k < 2 && access(c->cage.cg.path, F_OK); k++)
+		loader_purge_policy(&d->ld, ids[k]);
+	free(c);
+	if (i < d->ncages)
+		d->cages[i] = d->cages[--d->ncages];
+}
+
 /* c's file is gone: c goes when no process is left in it */
 static void remove_cage(struct daemon *d, size_t i, struct scan *s)
 {
 	struct dcage *c = d->cages[i];
-	uint32_t ids[2];
 	struct ac_error e;
 
 	if (populated(c->cage.cg.path)) {
@@ -287,15 +306,12 @@ static void remove_cage(struct daemon *d, size_t i, struct scan *s)
 		return note(s, c->file, c->name, "kept", e.code, e.msg);
 	}
 	note(s, c->file, c->name, "removed", NULL, NULL);
-	pin_remove(c->pins);
-	ids[0] = c->cage.policy_id;
-	ids[1] = c->cage.net_id;
-	cage_teardown(&c->cage);
-	/* an adopted cage's rules are known by their ids alone */
-	for (int k = 0; c->unbound && k < 2 && access(c->cage.cg.path, F_OK); k++)
-		loader_purge_policy(&d->ld, ids[k]);
-	free(c);
-	d->cages[i] = d->cages[--d->ncages];
+	daemon_remove_cage(d, c);
+}
+
+int daemon_populated(const char *cg)
+{
+	return populated(cg);
 }
 
 static int yaml_name(const char *n)
@@ -341,8 +357,12 @@ static int scan(struct daemon *d, const char *only, struct scan *out, struct ac_
 
 	if (only && !(c = daemon_find(d, only)))
 		return ac_error_set(e, AC_E_NOT_FOUND, "no cage named '%s'", only);
+	if (c && c->ephemeral)
+		return ac_error_set(e, AC_E_USAGE, "cage '%s' is an agentcage run's own (run "
+				    "--policy): it has no file here; send that run a SIGHUP", only);
+	/* a run's ephemeral cage is not the directory's: never removed by a scan */
 	for (size_t i = 0; i < d->ncages; i++)
-		d->cages[i]->seen = c && d->cages[i] != c;
+		d->cages[i]->seen = (c && d->cages[i] != c) || d->cages[i]->ephemeral;
 	if (c) {
 		snprintf(file, sizeof(file), "%s", c->file);
 		if (access(file, F_OK) == 0)

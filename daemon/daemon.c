@@ -146,6 +146,7 @@ static json_object *cage_json(struct daemon *d, const struct dcage *c)
 	json_object_object_add(o, "pins", json_object_new_string(c->pins));
 	json_object_object_add(o, "events_over_budget",
 			       json_object_new_int64((int64_t)loader_over_budget(&d->ld, c->cage.cg.id)));
+	json_object_object_add(o, "ephemeral", json_object_new_boolean(c->ephemeral));
 	if (c->error[0])
 		json_object_object_add(o, "error", json_object_new_string(c->error));
 	return o;
@@ -214,6 +215,7 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 {
 	struct proto_req rq;
 	struct ac_error e = { 0 };
+	json_object *r;
 
 	(void)peer_pid;
 	if (proto_parse_request(line, len, &rq, &e))
@@ -221,17 +223,25 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 	switch (rq.method) {
 	case PM_LS:
 	case PM_STATUS:
-		return reply_cages(d, rq.cage);
+		r = reply_cages(d, rq.cage);
+		break;
 	case PM_RELOAD:
-		return reply_reload(d, rq.cage);
+		r = rq.policy ? run_reload(d, d->current, &rq) : reply_reload(d, rq.cage);
+		break;
 	case PM_EVENTS:
-		return events_subscribe(d, d->current, rq.cage, rq.follow);
+		r = events_subscribe(d, d->current, rq.cage, rq.follow);
+		break;
 	case PM_RUN:
-		return run_start(d, d->current, rq.cage);
+		r = run_start(d, d->current, &rq);
+		break;
 	case PM_JOIN:
-		return run_join(d, d->current, rq.run, rq.token);
+		r = run_join(d, d->current, rq.run, rq.token);
+		break;
+	default:
+		r = proto_error(AC_E_PROTOCOL, "bad request: unknown method");
 	}
-	return proto_error(AC_E_PROTOCOL, "bad request: unknown method");
+	proto_req_free(&rq);
+	return r;
 }
 
 /* ---- setup and the loop ------------------------------------------------- */

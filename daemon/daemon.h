@@ -25,6 +25,7 @@ struct drun {
 	uid_t uid;                 /* who asked: only its processes may join */
 	struct cage_cgroup cg;     /* <cage>/run-N */
 	unsigned joined;
+	struct dcage *eph;         /* run --policy: its own cage, which goes with it */
 };
 
 struct dcage {
@@ -38,6 +39,8 @@ struct dcage {
 	uint64_t decisions[AC_OP__MAX][2]; /* events by op, denied/audited (metrics) */
 	int seen;                  /* scan mark */
 	int unbound;               /* adopted, its file not yet found by a scan */
+	int ephemeral;             /* a run's own (run --policy, NAME-PID): no file of the
+	                            * policy directory; it goes when its run ends */
 };
 
 struct client {
@@ -122,6 +125,17 @@ struct scan {
 int daemon_scan(struct daemon *d, const char *only, struct scan *out, struct ac_error *e);
 void scan_free(struct scan *s);
 struct dcage *daemon_find(struct daemon *d, const char *name);
+/* A cage of cp (emptied on success), named name, its policy from file
+ * (hash h of its bytes): made, installed and pinned, or -1 with e. */
+int daemon_add_cage(struct daemon *d, struct compiled_policy *cp, const char *name,
+		    const char *file, uint64_t h, struct ac_error *e);
+/* c torn down (what is left in it killed) and forgotten; c is freed. */
+void daemon_remove_cage(struct daemon *d, struct dcage *c);
+/* NAME-PID: the names of agentcage run's cages and of ephemeral cages */
+int daemon_run_name(const char *name);
+/* does cgroup cg, or one below it, hold a process? (unknown: 1) */
+int daemon_populated(const char *cg);
+uint64_t daemon_hash(const char *b, size_t n);
 struct dcage *daemon_find_cgid(struct daemon *d, uint64_t cgid);
 
 /* restart without a gap (adopt.c): the daemon's own pinned state map
@@ -143,11 +157,18 @@ void events_rotate(struct daemon *d);
 void events_publish_error(struct daemon *d, const char *cage, const char *file, const char *code,
 			  const char *msg);
 json_object *events_subscribe(struct daemon *d, struct client *c, const char *cage, int follow);
+/* cage is going: its subscribers get what they are owed, then
+ * {"v":1,"end":true,"over_budget":N}, and are closed */
+void events_end(struct daemon *d, const char *cage, uint64_t over_budget);
 void events_close(struct daemon *d);
 
 /* runs in named cages (runs.c): the "run" and "join" replies; the end of
  * the run a client owns (everything in it killed, its cgroup removed) */
-json_object *run_start(struct daemon *d, struct client *c, const char *cage);
+struct proto_req;
+json_object *run_start(struct daemon *d, struct client *c, const struct proto_req *rq);
+/* reload with a policy text, on the connection that owns a run --policy:
+ * its cage swapped to the text, or the old policy kept */
+json_object *run_reload(struct daemon *d, struct client *c, const struct proto_req *rq);
 json_object *run_join(struct daemon *d, struct client *c, const char *id, const char *token);
 void run_end(struct daemon *d, struct client *c);
 void runs_sweep(struct daemon *d);

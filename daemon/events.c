@@ -165,6 +165,26 @@ json_object *events_subscribe(struct daemon *d, struct client *c, const char *ca
 	return NULL;
 }
 
+void events_end(struct daemon *d, const char *cage, uint64_t over_budget)
+{
+	char end[96];
+	int n = snprintf(end, sizeof(end), "{\"v\":1,\"end\":true,\"over_budget\":%llu}\n",
+			 (unsigned long long)over_budget);
+
+	for (int i = 0; i < DAEMON_MAX_CLIENTS; i++) {
+		struct client *c = d->clients[i];
+
+		if (!c || !c->sub || c->closing || strcmp(c->sub_cage, cage))
+			continue;
+		/* past its bound, the end waits for room no more than events do:
+		 * the drop count then tells the client what it missed */
+		deliver(c, end, (size_t)n);
+		c->sub = 0;
+		c->closing = 1;
+		server_flush_client(d, c);
+	}
+}
+
 void events_close(struct daemon *d)
 {
 	for (size_t i = 0; i < EVENTS_BACKLOG; i++)

@@ -13,6 +13,12 @@
  *    connecting process itself (SO_PEERCRED) into the run's cgroup. A process
  *    is only ever moved into a cage by its own request, and only by a client
  *    of the run's uid: joining confines the joiner, it can reach nothing.
+ *  - "run" (policy): agentcage run --policy FILE through the daemon. The
+ *    client sends the policy's text (the daemon never opens the client's
+ *    file); the daemon compiles it into an ephemeral cage NAME-PID (PID: the
+ *    client's), then makes the run in it as above. The cage goes when the
+ *    run ends, after its last events are delivered; "reload" with a policy
+ *    text on the owning connection swaps it (the cage transaction).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -27,6 +33,7 @@
 #include "../cli/diag.h"
 #include "daemon.h"
 #include "harden/limits.h"
+#include "policy/compile.h"
 #include "proto/proto.h"
 
 static unsigned long long run_seq;
@@ -71,30 +78,81 @@ static int make_cgroup(const struct dcage *c, struct drun *r, struct ac_error *e
 	return -1;
 }
 
-json_object *run_start(struct daemon *d, struct client *cl, const char *cage)
+/* rq's policy text compiled, as the client's own files name it */
+static int compile_text(const struct proto_req *rq, struct compiled_policy *cp,
+			struct ac_error *e)
 {
-	struct dcage *c = daemon_find(d, cage);
+	struct rule_vars vars = { rq->cwd[0] ? rq->cwd : NULL, rq->cage_tmp[0] ? rq->cage_tmp : NULL,
+				  rq->tty[0] ? rq->tty : NULL };
+	struct policy_source src = { .text = rq->policy, .len = rq->policy_len,
+				     .name = rq->file[0] ? rq->file : "inline", .mode = rq->mode,
+				     .vars = &vars, .resolve_links = 1 };
+
+	return policy_compile(&src, cp, e);
+}
+
+/* run --policy: the ephemeral cage NAME-PID of rq's text, or NULL with e */
+static struct dcage *ephemeral(struct daemon *d, const struct proto_req *rq, pid_t pid,
+			       struct ac_error *e)
+{
+	struct compiled_policy cp;
+	char name[sizeof(((struct dcage *)0)->name)];
+	struct dcage *c;
+
+	if (compile_text(rq, &cp, e))
+		return NULL;
+	if (snprintf(name, sizeof(name), "%s-%d", cp.pol.name, (int)pid) >= (int)sizeof(name)) {
+		ac_error_set(e, AC_E_POLICY_INVALID, "%s: the cage name '%s' is too long",
+			     rq->file[0] ? rq->file : "inline", cp.pol.name);
+	} else if (daemon_find(d, name)) {
+		ac_error_set(e, AC_E_USAGE, "cage %s exists already", name);
+	} else if (!daemon_add_cage(d, &cp, name, rq->file[0] ? rq->file : "inline",
+				    daemon_hash(rq->policy, rq->policy_len), e)) {
+		c = daemon_find(d, name);
+		c->ephemeral = 1;
+		diag_info("cage %s installed for a run of pid %d (%s)", name, (int)pid, c->file);
+		return c;
+	}
+	compiled_policy_free(&cp);
+	return NULL;
+}
+
+/* a free slot of d->runs, or DAEMON_MAX_RUNS */
+static size_t free_slot(const struct daemon *d)
+{
+	for (size_t i = 0; i < DAEMON_MAX_RUNS; i++)
+		if (!d->runs[i])
+			return i;
+	return DAEMON_MAX_RUNS;
+}
+
+json_object *run_start(struct daemon *d, struct client *cl, const struct proto_req *rq)
+{
+	struct dcage *c = rq->policy ? NULL : daemon_find(d, rq->cage);
 	const struct policy *p;
 	struct ucred uc;
 	socklen_t len = sizeof(uc);
 	struct ac_error e = { 0 };
 	struct drun *r;
 	json_object *o;
-	size_t slot = DAEMON_MAX_RUNS;
+	size_t slot = free_slot(d);
 
-	if (!c)
+	if (!c && !rq->policy)
 		return proto_error(AC_E_NOT_FOUND, "no cage of that name (see 'agentcage ls')");
 	if (cl->run)
 		return proto_error(AC_E_USAGE, "this connection already owns a run");
-	for (size_t i = 0; i < DAEMON_MAX_RUNS && slot == DAEMON_MAX_RUNS; i++)
-		if (!d->runs[i])
-			slot = i;
 	if (slot == DAEMON_MAX_RUNS)
 		return proto_error(AC_E_SYSTEM, "too many runs at once (1024)");
 	if (getsockopt(cl->fd, SOL_SOCKET, SO_PEERCRED, &uc, &len))
 		return proto_error(AC_E_PERMISSION, "cannot identify the client (SO_PEERCRED)");
-	if (!(r = calloc(1, sizeof(*r))))
+	if (rq->policy && !(c = ephemeral(d, rq, uc.pid, &e)))
+		return proto_error(e.code, e.msg);
+	if (!(r = calloc(1, sizeof(*r)))) {
+		if (c->ephemeral)
+			daemon_remove_cage(d, c);
 		return proto_error(AC_E_NOMEM, "out of memory");
+	}
+	r->eph = c->ephemeral ? c : NULL;
 	p = &c->cage.policy.pol;
 	r->uid = uc.uid;
 	snprintf(r->cage, sizeof(r->cage), "%s", c->name);
@@ -105,6 +163,8 @@ json_object *run_start(struct daemon *d, struct client *cl, const char *cage)
 			ac_error_set(&e, AC_E_SYSTEM, "cannot make a token: %s", strerror(errno));
 		if (r->cg.path[0])
 			rmdir(r->cg.path);
+		if (r->eph)
+			daemon_remove_cage(d, r->eph);
 		free(r);
 		return proto_error(e.code, e.msg);
 	}
@@ -113,6 +173,7 @@ json_object *run_start(struct daemon *d, struct client *cl, const char *cage)
 	diag_info("cage %s: %s started for uid %u (pid %d), cgroup %s", c->name, r->id,
 		  (unsigned)uc.uid, (int)uc.pid, r->cg.path);
 	o = proto_ok();
+	json_object_object_add(o, "cage", json_object_new_string(c->name));
 	json_object_object_add(o, "run", json_object_new_string(r->id));
 	json_object_object_add(o, "token", json_object_new_string(r->token));
 	json_object_object_add(o, "cgroup", json_object_new_string(r->cg.path));
@@ -153,7 +214,74 @@ void run_end(struct daemon *d, struct client *cl)
 			d->runs[i] = NULL;
 	cgroup_destroy(&r->cg);   /* what the run left is killed, its cgroup removed */
 	diag_info("cage %s: %s ended", r->cage, r->id);
+	if (r->eph) {
+		/* its last events published, its subscribers told, then it goes;
+		 * a task that outlived the kill keeps it, enforced, until a sweep
+		 * finds it empty */
+		loader_drain(&d->ld);
+		events_end(d, r->eph->name, loader_over_budget(&d->ld, r->eph->cage.cg.id));
+		if (access(r->cg.path, F_OK) == 0) {
+			diag_warn("cage %s: %s could not be emptied; the cage stays enforced until "
+				  "it is empty", r->eph->name, r->cg.path);
+		} else {
+			diag_info("cage %s removed: its run ended", r->eph->name);
+			daemon_remove_cage(d, r->eph);
+		}
+	}
 	free(r);
+}
+
+json_object *run_reload(struct daemon *d, struct client *cl, const struct proto_req *rq)
+{
+	struct dcage *c = cl && cl->run ? cl->run->eph : NULL;
+	struct compiled_policy cp;
+	struct ac_error e = { 0 };
+	json_object *o;
+
+	if (!c)
+		return proto_error(AC_E_USAGE, "a reload with a policy text goes on the connection "
+				   "that owns a run --policy");
+	if (compile_text(rq, &cp, &e))
+		return proto_error(e.code, e.msg);
+	/* NAME-PID: the name before the last '-' (a pid has none) */
+	if ((size_t)(strrchr(c->name, '-') - c->name) != strlen(cp.pol.name) ||
+	    strncmp(c->name, cp.pol.name, strlen(cp.pol.name))) {
+		ac_error_set(&e, AC_E_POLICY_INVALID, "%s: the cage name changed to '%s'; a run's "
+			     "cage keeps its name", rq->file[0] ? rq->file : "inline", cp.pol.name);
+		compiled_policy_free(&cp);
+		return proto_error(e.code, e.msg);
+	}
+	if (cage_swap(&c->cage, &cp, &e)) {
+		compiled_policy_free(&cp);
+		return proto_error(e.code, e.msg);
+	}
+	c->generation++;
+	c->hash = daemon_hash(rq->policy, rq->policy_len);
+	state_save(d);
+	diag_info("cage %s reloaded (generation %llu)", c->name, (unsigned long long)c->generation);
+	o = proto_ok();
+	json_object_object_add(o, "cage", json_object_new_string(c->name));
+	json_object_object_add(o, "generation", json_object_new_int64((int64_t)c->generation));
+	json_object_object_add(o, "mode", json_object_new_string(c->cage.audit ? "audit" : "enforce"));
+	return o;
+}
+
+/* Ephemeral cages no run owns (an earlier daemon's, adopted): each goes
+ * once nothing is left in it; until then it stays enforced. */
+static void sweep_ephemeral(struct daemon *d)
+{
+	for (size_t i = d->ncages; i-- > 0;) {
+		struct dcage *c = d->cages[i];
+		int owned = 0;
+
+		for (size_t k = 0; k < DAEMON_MAX_RUNS && !owned; k++)
+			owned = d->runs[k] && d->runs[k]->eph == c;
+		if (!c->ephemeral || owned || daemon_populated(c->cage.cg.path))
+			continue;
+		diag_info("cage %s removed: the run it was made for is gone and it is empty",
+			  c->name);
+		daemon_remove_cage(d, c);
+	}
 }
 
 /* Runs whose client is gone (an earlier daemon's, or one that lost its
@@ -181,4 +309,5 @@ void runs_sweep(struct daemon *d)
 		if (dir)
 			closedir(dir);
 	}
+	sweep_ephemeral(d);
 }
