@@ -88,8 +88,7 @@ static int subscribe(const struct events_opts *o)
 	return fd;
 }
 
-/* one event object as a plain line: time, cage, action, then the rest */
-static void print_plain(json_object *ev)
+void events_print_plain(FILE *f, json_object *ev)
 {
 	json_object *m;
 	const char *action = "";
@@ -98,17 +97,17 @@ static void print_plain(json_object *ev)
 		action = !strcmp(json_object_get_string(m), "audited") ? "AUDIT" : "DENY";
 	else if (json_object_object_get_ex(ev, "level", &m))
 		action = "ERROR";   /* a policy file a reload refused */
-	printf("%s %s %s", json_object_object_get_ex(ev, "time", &m) ? json_object_get_string(m) : "-",
+	fprintf(f, "%s %s %s", json_object_object_get_ex(ev, "time", &m) ? json_object_get_string(m) : "-",
 	       json_object_object_get_ex(ev, "cage", &m) ? json_object_get_string(m) : "?", action);
 	json_object_object_foreach(ev, k, v) {
 		if (!strcmp(k, "v") || !strcmp(k, "time") || !strcmp(k, "cage") || !strcmp(k, "action") ||
 		    !strcmp(k, "level"))
 			continue;
-		printf(" %s=%s", k, json_object_is_type(v, json_type_string) ?
+		fprintf(f, " %s=%s", k, json_object_is_type(v, json_type_string) ?
 		       json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE) :
 		       json_object_to_json_string(v));
 	}
-	putchar('\n');
+	fputc('\n', f);
 }
 
 /* one line of the stream: 1 at its end, -1 on an error reply, else 0 */
@@ -140,7 +139,7 @@ static int line_of(const char *line, int first)
 		diag_warn("%lld events dropped: this client did not read them fast enough",
 			  (long long)json_object_get_int64(m));
 	} else {
-		print_plain(o);
+		events_print_plain(stdout, o);
 	}
 	json_object_put(o);
 	fflush(stdout);

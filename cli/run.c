@@ -12,6 +12,8 @@
 #include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,6 +36,7 @@
 
 #define LOST_CHECK_MS 5000
 #define EXIT_TIMEOUT 124   /* the time limit ran out, as timeout(1) */
+#define RUN_STANDALONE -1  /* via_daemon: no daemon takes this run */
 
 /* what the command line asks for */
 struct run_opts {
@@ -47,8 +50,10 @@ struct run_opts {
 	unsigned timeout;          /* --timeout, seconds; 0: none */
 	int no_pty;                /* --no-pty */
 	const char *cage;          /* --cage NAME: the daemon's cage */
-	const char *socket;        /* --socket PATH, with --cage */
+	const char *socket;        /* --socket PATH: the daemon's */
 	int standalone_only;       /* an option --cage cannot take was given */
+	int standalone;            /* --standalone, --dns-refresh or --no-limits: never
+	                            * through a daemon */
 };
 
 struct run {
@@ -73,6 +78,7 @@ static void run_usage(FILE *f)
 	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
 	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
 	      "                     [--user USER] [--no-pty] [-v] -- CMD [ARG...]\n"
+	      "                     [--standalone | --socket PATH] -- CMD [ARG...]\n"
 	      "       agentcage run --cage NAME [--socket PATH] [--timeout DURATION] [--json] [-v]\n"
 	      "                     -- CMD [ARG...]\n"
 	      "Run CMD in its own cgroup; the kernel denies every file, exec and network\n"
@@ -94,7 +100,11 @@ static void run_usage(FILE *f)
 	      "  --cage NAME     run CMD in the daemon's cage NAME (its policy, its limits);\n"
 	      "                  needs no root, only the daemon's socket\n"
 	      "  --socket PATH   the daemon's socket (default $AGENTCAGE_SOCKET, else\n"
-	      "                  " PROTO_DEFAULT_SOCKET ")\n"
+	      "                  " PROTO_DEFAULT_SOCKET "); without --cage, a daemon\n"
+	      "                  that answers there runs the policy in a cage of its own\n"
+	      "                  for this run (else the run is standalone)\n"
+	      "  --standalone    load the programs for this run alone, even where a daemon\n"
+	      "                  answers (so do --dns-refresh and --no-limits)\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
 	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
 	      "Exit status: CMD's own, 128+N if killed by signal N, 124 if the time limit ran\n"
@@ -258,7 +268,8 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "no-limits", no_argument, NULL, 'L' },
 		{ "no-pty", no_argument, NULL, 'P' },
 		{ "user", required_argument, NULL, 'u' }, { "cage", required_argument, NULL, 'C' },
-		{ "socket", required_argument, NULL, 'S' }, { 0 } };
+		{ "socket", required_argument, NULL, 'S' },
+		{ "standalone", no_argument, NULL, 'A' }, { 0 } };
 	char *end;
 	long v;
 	int c;
@@ -268,6 +279,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 		switch (c) {
 		case 'C': r->opt.cage = optarg; break;
 		case 'S': r->opt.socket = optarg; break;
+		case 'A': r->opt.standalone = 1; break;
 		case 'p': r->opt.policy_file = optarg; break;
 		case 'm':
 			if (!strcmp(optarg, "enforce"))
@@ -296,6 +308,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 				return -1;
 			}
 			r->opt.dns_max = (unsigned)v;
+			r->opt.standalone = 1;   /* a daemon's cages have no refresh of their own */
 			break;
 		case 'T':
 			if (parse_duration(optarg, &r->opt.timeout)) {
@@ -304,7 +317,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 				return -1;
 			}
 			break;
-		case 'L': r->opt.no_limits = 1; break;
+		case 'L': r->opt.no_limits = r->opt.standalone = 1; break;
 		case 'P': r->opt.no_pty = 1; break;
 		case 'u':
 			if (!*optarg || strlen(optarg) >= POLICY_USER_MAX) {
@@ -329,8 +342,9 @@ static int parse_args(struct run *r, int argc, char **argv)
 				"--dns-refresh, --no-limits, --user and --no-pty, or drop --cage");
 		return -1;
 	}
-	if (r->opt.socket && !r->opt.cage) {
-		diag_error_code(AC_E_USAGE, "--socket goes with --cage NAME");
+	if (r->opt.standalone && (r->opt.cage || r->opt.socket)) {
+		diag_error_code(AC_E_USAGE, "--standalone, --dns-refresh and --no-limits make the run "
+				"load its own programs; drop them, or drop --cage and --socket");
 		return -1;
 	}
 	return optind;
@@ -738,6 +752,67 @@ static void oom_protect(void)
 		close(fd);
 }
 
+/* Is a daemon there to take a run --policy? Its connection; else -1 when
+ * none answers at a socket the caller did not name (then the run is
+ * standalone), or -2 (reported). */
+static int daemon_answers(const char *path, int named)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = -1;
+
+	if (strlen(path) < sizeof(sa.sun_path)) {
+		memcpy(sa.sun_path, path, strlen(path) + 1);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!named && (errno == ENOENT || errno == ECONNREFUSED || errno == ENOTDIR)) {
+		if (diag_verbose)
+			diag_info("no daemon answers at %s: this run loads its own programs", path);
+		return -1;
+	}
+	diag_error_code(AC_E_DAEMON_UNREACHABLE, "cannot reach the daemon at %s: %s; %s", path,
+			strerror(errno), named ? "start it with 'agentcage daemon', or drop --socket "
+			"to run standalone" : "ask to join the group agentcage, or run standalone as "
+			"root with --standalone");
+	return -2;
+}
+
+/* run --cage, and run --policy where a daemon answers: the run's status;
+ * RUN_STANDALONE when this run is to load its own programs */
+static int via_daemon(struct run *r, char **cmd)
+{
+	struct run_cage_opts o = { .cage = r->opt.cage, .policy_file = r->opt.policy_file,
+				   .mode = r->opt.mode_override, .fd = -1,
+				   .socket = proto_socket_path(r->opt.socket),
+				   .timeout = r->opt.timeout, .json = r->opt.json,
+				   .events = r->opt.events, .user = r->opt.user,
+				   .no_pty = r->opt.no_pty };
+	struct stat st;
+
+	if (!r->opt.cage) {
+		if (r->opt.standalone)
+			return RUN_STANDALONE;
+		/* a text over 48 KiB may not fit in a request once escaped */
+		if (r->opt.policy_file && !stat(r->opt.policy_file, &st) &&
+		    st.st_size > (PROTO_LINE_MAX * 3) / 4 && !r->opt.socket) {
+			if (diag_verbose)
+				diag_info("%s is too big to send to a daemon: this run loads its "
+					  "own programs", r->opt.policy_file);
+			return RUN_STANDALONE;
+		}
+		if ((o.fd = daemon_answers(o.socket, r->opt.socket != NULL)) == -1)
+			return RUN_STANDALONE;
+		if (o.fd == -2)
+			return EXIT_AGENTCAGE;
+		if (diag_verbose)
+			diag_info("the daemon at %s runs this policy in a cage of its own", o.socket);
+	}
+	return run_cage(&o, cmd);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run r = { .opt = { .mode_override = MODE_UNSET, .dns_max = NET_REFRESH_MAX },
@@ -750,11 +825,9 @@ int cmd_run(int argc, char **argv)
 	if (argi < 0)
 		return EXIT_AGENTCAGE;
 	r.opt.json |= diag_json;     /* --json before the verb */
-	if (r.opt.cage) {
-		struct run_cage_opts o = { r.opt.cage, proto_socket_path(r.opt.socket), r.opt.timeout };
-
-		return run_cage(&o, argv + argi);
-	}
+	if ((ret = via_daemon(&r, argv + argi)) != RUN_STANDALONE)
+		return ret;
+	ret = EXIT_AGENTCAGE;
 	/* Signals wait (blocked, read through a signalfd once the command runs)
 	 * from here on: a SIGINT or SIGHUP that arrives while the programs load
 	 * is forwarded or applied then, instead of killing agentcage halfway.
@@ -773,7 +846,9 @@ int cmd_run(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	if (geteuid() != 0) {
 		diag_error_code(AC_E_PERMISSION, "agentcage run needs root (CAP_BPF and CAP_SYS_ADMIN to load BPF LSM "
-			   "programs and create cgroups); run it as root or with sudo");
+			   "programs and create cgroups) when no daemon answers at %s; run it as "
+			   "root or with sudo, or start 'agentcage daemon' (members of the group "
+			   "agentcage may use it)", proto_socket_path(r.opt.socket));
 		return EXIT_AGENTCAGE;
 	}
 	if (!getcwd(r.cwd, sizeof(r.cwd))) {
