@@ -58,7 +58,7 @@ static int64_t ns_of(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int on_event(void *ctx, void *data, size_t len)
+int daemon_on_event(void *ctx, void *data, size_t len)
 {
 	struct daemon *d = ctx;
 	const struct ac_event *e = data;
@@ -328,13 +328,13 @@ static int load(struct daemon *d)
 	d->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
 	if (access(d->pins, F_OK) == 0) {
 		/* an earlier daemon's: its cages stay as they are, enforced */
-		if (daemon_adopt(d, on_event, &e)) {
+		if (daemon_adopt(d, daemon_on_event, &e)) {
 			diag_err(&e);
 			return -1;
 		}
 		return 0;
 	}
-	if (cage_loader_open(&d->ld, 0, on_event, d, &e)) {
+	if (cage_loader_open(&d->ld, 0, daemon_on_event, d, &e)) {
 		diag_err(&e);
 		d->pins[0] = 0;
 		return -1;
@@ -373,6 +373,11 @@ static int watch(struct daemon *d)
 	d->sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 	add_fd(d, d->sfd, &d->sfd);
 	add_fd(d, loader_epoll_fd(&d->ld), &d->ld);
+	if (runlimits_open(d))
+		diag_warn("cannot watch the runs' limit counters: %s; their limit events come "
+			  "every 5 s", strerror(errno));
+	else
+		add_fd(d, d->limfd, &d->limfd);
 	return 0;
 }
 
@@ -407,6 +412,7 @@ static int loop(struct daemon *d)
 		struct ac_error e;
 
 		loader_poll(&d->ld);
+		runlimits_poll(d);
 		if (n == 0)
 			runs_sweep(d);   /* idle: the cgroups of runs left empty */
 		if (loader_stat(&d->ld, AC_STAT_LOST) > d->lost_reported) {
@@ -428,6 +434,8 @@ static int loop(struct daemon *d)
 				continue;
 			if (tag == &d->lfd) {
 				server_accept(d);
+			} else if (tag == &d->limfd) {
+				runlimits_ready(d);
 			} else if (tag == &d->mfd) {
 				metrics_accept(d);
 			} else if (metrics_conn_of(d, tag)) {
@@ -472,7 +480,7 @@ int cmd_daemon(int argc, char **argv)
 	struct ac_error e = { 0 };
 	int sig;
 
-	d.lfd = d.ifd = d.sfd = d.state_fd = d.mfd = -1;
+	d.lfd = d.ifd = d.sfd = d.state_fd = d.mfd = d.limfd = -1;
 	if (parse_args(&d, argc, argv))
 		return EXIT_AGENTCAGE;
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <json-c/json.h>
 #include "cage/cage.h"
+#include "harden/limits.h"
 #include "kernel/loader.h"
 #include "util/error.h"
 
@@ -26,6 +27,10 @@ struct drun {
 	struct cage_cgroup cg;     /* <cage>/run-N */
 	unsigned joined;
 	struct dcage *eph;         /* run --policy: its own cage, which goes with it */
+	uint64_t cage_cgid;        /* its cage's cgroup id: its limit events' */
+	int limits;                /* limits applied: watched (runlimits.c) */
+	int wd[2];                 /* the inotify watches of memory.events, pids.events */
+	struct ac_limit_events lev;/* the counters last seen */
 };
 
 struct dcage {
@@ -94,6 +99,8 @@ struct daemon {
 	struct client *current;    /* the client whose request is being handled */
 	struct drun *runs[DAEMON_MAX_RUNS];
 	int mfd;                   /* --metrics listener, or -1 */
+	int limfd;                 /* inotify of the runs' limit counters (runlimits.c) */
+	uint64_t limits_next;      /* when the runs' cpu.stat is read next (monotonic ns) */
 	struct mconn *mconns[METRICS_CONNS];
 	uint64_t decisions_unknown[AC_OP__MAX][2]; /* events of no known cage */
 	uint64_t reloads[RELOAD__N];
@@ -171,6 +178,18 @@ json_object *run_start(struct daemon *d, struct client *c, const struct proto_re
 json_object *run_reload(struct daemon *d, struct client *c, const struct proto_req *rq);
 json_object *run_join(struct daemon *d, struct client *c, const char *id, const char *token);
 void run_end(struct daemon *d, struct client *c);
+
+/* the runs' limits (runlimits.c): an inotify descriptor (d->limfd) for
+ * their counters, a run's watched once its limits are applied, checked on
+ * a change, cpu.stat polled; each change an op=limit event of its cage */
+int runlimits_open(struct daemon *d);
+void runlimits_watch(struct daemon *d, struct drun *r);
+void runlimits_check(struct daemon *d, struct drun *r);
+void runlimits_ready(struct daemon *d);
+void runlimits_poll(struct daemon *d);
+void runlimits_forget(struct daemon *d, struct drun *r);
+/* an event (kernel's, or made here) to every sink: log, --events, stream, metrics */
+int daemon_on_event(void *ctx, void *data, size_t len);
 void runs_sweep(struct daemon *d);
 
 /* --metrics ADDR:PORT (metrics.c): the listener, its connections (tags

@@ -170,6 +170,9 @@ json_object *run_start(struct daemon *d, struct client *cl, const struct proto_r
 	}
 	d->runs[slot] = r;
 	cl->run = r;
+	r->cage_cgid = c->cage.cg.id;
+	if (p->limits.memory || p->limits.cpu_milli || p->limits.pids)
+		runlimits_watch(d, r);
 	diag_info("cage %s: %s started for uid %u (pid %d), cgroup %s", c->name, r->id,
 		  (unsigned)uc.uid, (int)uc.pid, r->cg.path);
 	o = proto_ok();
@@ -209,6 +212,8 @@ void run_end(struct daemon *d, struct client *cl)
 	if (!r)
 		return;
 	cl->run = NULL;
+	runlimits_check(d, r);    /* a last OOM kill, say, that ended the command */
+	runlimits_forget(d, r);
 	for (size_t i = 0; i < DAEMON_MAX_RUNS; i++)
 		if (d->runs[i] == r)
 			d->runs[i] = NULL;
