@@ -407,13 +407,16 @@ static int loop(struct daemon *d)
 	struct epoll_event out[16];
 
 	for (;;) {
-		int n = epoll_wait(d->ep, out, 16, 5000);
+		/* ended runs whose tasks are still dying: looked at every 10 ms */
+		int wait_ms = d->nending ? 10 : 5000, n = epoll_wait(d->ep, out, 16, wait_ms);
 		struct signalfd_siginfo si;
 		struct ac_error e;
 
 		loader_poll(&d->ld);
 		runlimits_poll(d);
-		if (n == 0)
+		if (d->nending)
+			runs_ending(d);
+		if (n == 0 && wait_ms == 5000)
 			runs_sweep(d);   /* idle: the cgroups of runs left empty */
 		if (loader_stat(&d->ld, AC_STAT_LOST) > d->lost_reported) {
 			d->lost_reported = loader_stat(&d->ld, AC_STAT_LOST);

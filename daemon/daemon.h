@@ -31,6 +31,7 @@ struct drun {
 	int limits;                /* limits applied: watched (runlimits.c) */
 	int wd[2];                 /* the inotify watches of memory.events, pids.events */
 	struct ac_limit_events lev;/* the counters last seen */
+	uint64_t ending_since;     /* its owner gone: killed since (monotonic ms), or 0 */
 };
 
 struct dcage {
@@ -98,6 +99,7 @@ struct daemon {
 	int state_fd;              /* the pinned map-daemon_state (adopt.c) */
 	struct client *current;    /* the client whose request is being handled */
 	struct drun *runs[DAEMON_MAX_RUNS];
+	size_t nending;            /* runs killed, their cgroups not yet empty */
 	int mfd;                   /* --metrics listener, or -1 */
 	int limfd;                 /* inotify of the runs' limit counters (runlimits.c) */
 	uint64_t limits_next;      /* when the runs' cpu.stat is read next (monotonic ns) */
@@ -178,6 +180,8 @@ json_object *run_start(struct daemon *d, struct client *c, const struct proto_re
 json_object *run_reload(struct daemon *d, struct client *c, const struct proto_req *rq);
 json_object *run_join(struct daemon *d, struct client *c, const char *id, const char *token);
 void run_end(struct daemon *d, struct client *c);
+/* the ended runs whose tasks are gone now (or that waited too long) finished */
+void runs_ending(struct daemon *d);
 
 /* the runs' limits (runlimits.c): an inotify descriptor (d->limfd) for
  * their counters, a run's watched once its limits are applied, checked on

@@ -29,12 +29,15 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "../cli/diag.h"
 #include "daemon.h"
 #include "harden/limits.h"
 #include "policy/compile.h"
 #include "proto/proto.h"
+
+#define RUN_END_WAIT_MS 5000  /* for a run's tasks to die, then it is left to sweeps */
 
 static unsigned long long run_seq;
 
@@ -205,35 +208,73 @@ json_object *run_join(struct daemon *d, struct client *cl, const char *id, const
 	return proto_ok();
 }
 
-void run_end(struct daemon *d, struct client *cl)
+/* r's end, its cgroup empty (or given up on): removed, and an ephemeral
+ * cage's last events published, its subscribers told, then the cage gone.
+ * A task that outlived the kill keeps the run's cgroup, and the cage,
+ * enforced, until a sweep finds them empty. */
+static void run_finish(struct daemon *d, struct drun *r)
 {
-	struct drun *r = cl->run;
+	char cg[sizeof(r->cg.path)];
+	int left;
 
-	if (!r)
-		return;
-	cl->run = NULL;
+	snprintf(cg, sizeof(cg), "%s", r->cg.path);
 	runlimits_check(d, r);    /* a last OOM kill, say, that ended the command */
 	runlimits_forget(d, r);
 	for (size_t i = 0; i < DAEMON_MAX_RUNS; i++)
 		if (d->runs[i] == r)
 			d->runs[i] = NULL;
-	cgroup_destroy(&r->cg);   /* what the run left is killed, its cgroup removed */
-	diag_info("cage %s: %s ended", r->cage, r->id);
+	d->nending--;
+	if (!(left = cgroup_kill(&r->cg)))
+		cgroup_destroy(&r->cg);
+	if (left || access(cg, F_OK) == 0)
+		diag_warn("cage %s: %s could not be emptied; it stays enforced until it is empty",
+			  r->cage, cg);
+	else
+		diag_info("cage %s: %s ended", r->cage, r->id);
 	if (r->eph) {
-		/* its last events published, its subscribers told, then it goes;
-		 * a task that outlived the kill keeps it, enforced, until a sweep
-		 * finds it empty */
 		loader_drain(&d->ld);
 		events_end(d, r->eph->name, loader_over_budget(&d->ld, r->eph->cage.cg.id));
-		if (access(r->cg.path, F_OK) == 0) {
-			diag_warn("cage %s: %s could not be emptied; the cage stays enforced until "
-				  "it is empty", r->eph->name, r->cg.path);
-		} else {
+		if (access(cg, F_OK)) {
 			diag_info("cage %s removed: its run ended", r->eph->name);
 			daemon_remove_cage(d, r->eph);
 		}
 	}
 	free(r);
+}
+
+/* The connection that owned r closed: everything in the run is killed.
+ * The loop finishes it once its cgroup is empty (runs_ending), so a task
+ * slow to die never holds the daemon up. */
+void run_end(struct daemon *d, struct client *cl)
+{
+	struct drun *r = cl->run;
+	struct timespec ts;
+
+	if (!r)
+		return;
+	cl->run = NULL;
+	r->token[0] = 0;          /* nobody joins it any more */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	r->ending_since = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	d->nending++;
+	if (!cgroup_kill(&r->cg))
+		run_finish(d, r);
+}
+
+void runs_ending(struct daemon *d)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	for (size_t i = 0; i < DAEMON_MAX_RUNS && d->nending; i++) {
+		struct drun *r = d->runs[i];
+
+		if (r && r->ending_since && (!cgroup_kill(&r->cg) ||
+					     now - r->ending_since > RUN_END_WAIT_MS))
+			run_finish(d, r);
+	}
 }
 
 json_object *run_reload(struct daemon *d, struct client *cl, const struct proto_req *rq)

@@ -161,6 +161,14 @@ static int populated(const char *dir)
 	return pop;
 }
 
+int cgroup_kill(const struct cage_cgroup *cg)
+{
+	if (!cg->path[0] || !populated(cg->path))
+		return 0;
+	write_file(cg->path, "cgroup.kill", "1");
+	return populated(cg->path);
+}
+
 void cgroup_kill_all(const struct cage_cgroup *cg)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };

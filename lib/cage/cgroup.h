@@ -23,6 +23,9 @@ int cgroup_create(struct cage_cgroup *cg, const char *name, char *err, size_t er
  * cages): an existing cgroup of that name is an error, never reused. */
 int cgroup_create_exact(struct cage_cgroup *cg, const char *name, char *err, size_t errlen);
 int cgroup_move(const struct cage_cgroup *cg, pid_t pid);
+/* Kill everything left in the cage, without waiting: 1 while a task is
+ * still in it (SIGKILL takes a moment to land), else 0. */
+int cgroup_kill(const struct cage_cgroup *cg);
 /* Kill everything left in the cage and wait until it is empty. */
 void cgroup_kill_all(const struct cage_cgroup *cg);
 /* Kill everything left in the cage, then remove its cgroup. */
