@@ -109,26 +109,23 @@ static int count_procs(const char *cg)
 	return n;
 }
 
+/* n[0]: processes, n[1]: runs */
+static void count_run(const char *path, const char *name, void *ctx)
+{
+	int *n = ctx;
+
+	(void)name;
+	n[0] += count_procs(path);
+	n[1]++;
+}
+
 static json_object *cage_json(struct daemon *d, const struct dcage *c)
 {
 	const struct compiled_policy *p = &c->cage.policy;
 	json_object *o = json_object_new_object();
-	int n = count_procs(c->cage.cg.path), runs = 0;
-	DIR *dir = opendir(c->cage.cg.path);
-	struct dirent *de;
+	int n[2] = { count_procs(c->cage.cg.path), 0 };
 
-	/* and in its runs' cgroups, <cage>/run-N */
-	while (dir && (de = readdir(dir))) {
-		char path[PATH_MAX + 256];
-
-		if (strncmp(de->d_name, "run-", 4) || de->d_type != DT_DIR)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", c->cage.cg.path, de->d_name);
-		n += count_procs(path);
-		runs++;
-	}
-	if (dir)
-		closedir(dir);
+	run_dirs(c->cage.cg.path, count_run, n);   /* and in its runs' cgroups */
 	json_object_object_add(o, "name", json_object_new_string(c->name));
 	json_object_object_add(o, "file", json_object_new_string(c->file));
 	json_object_object_add(o, "mode", json_object_new_string(c->cage.audit ? "audit" : "enforce"));
@@ -137,8 +134,8 @@ static json_object *cage_json(struct daemon *d, const struct dcage *c)
 	json_object_object_add(o, "net_policy_id", json_object_new_int64(c->cage.net_id));
 	json_object_object_add(o, "cgroup", json_object_new_string(c->cage.cg.path));
 	json_object_object_add(o, "cgroup_id", json_object_new_int64((int64_t)c->cage.cg.id));
-	json_object_object_add(o, "processes", json_object_new_int(n));
-	json_object_object_add(o, "runs", json_object_new_int(runs));
+	json_object_object_add(o, "processes", json_object_new_int(n[0]));
+	json_object_object_add(o, "runs", json_object_new_int(n[1]));
 	json_object_object_add(o, "file_rules", json_object_new_int64((int64_t)p->rs.nfiles));
 	json_object_object_add(o, "exec_rules", json_object_new_int64((int64_t)p->rs.nexec));
 	json_object_object_add(o, "net_entries", json_object_new_int64((int64_t)p->ns.n));

@@ -195,6 +195,9 @@ void runlimits_forget(struct daemon *d, struct drun *r);
 /* an event (kernel's, or made here) to every sink: log, --events, stream, metrics */
 int daemon_on_event(void *ctx, void *data, size_t len);
 void runs_sweep(struct daemon *d);
+/* fn for each run cgroup (<cage_cg>/run-*) of a cage, with its path and name */
+void run_dirs(const char *cage_cg, void (*fn)(const char *path, const char *name, void *ctx),
+	      void *ctx);
 
 /* --metrics ADDR:PORT (metrics.c): the listener, its connections (tags
  * in the epoll loop), each event counted */

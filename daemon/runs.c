@@ -330,30 +330,51 @@ static void sweep_ephemeral(struct daemon *d)
 	}
 }
 
+void run_dirs(const char *cage_cg, void (*fn)(const char *path, const char *name, void *ctx),
+	      void *ctx)
+{
+	DIR *dir = opendir(cage_cg);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		char path[PATH_MAX + 256];
+
+		if (strncmp(de->d_name, "run-", 4) || de->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cage_cg, de->d_name);
+		fn(path, de->d_name, ctx);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+struct sweep_ctx {
+	struct daemon *d;
+	const char *cage;
+};
+
+/* a run cgroup no run of this daemon owns goes once empty */
+static void sweep_dir(const char *path, const char *name, void *ctx)
+{
+	struct sweep_ctx *s = ctx;
+	int owned = 0;
+
+	for (size_t k = 0; k < DAEMON_MAX_RUNS && !owned; k++)
+		owned = s->d->runs[k] && !strcmp(s->d->runs[k]->cg.path, path);
+	if (!owned && !rmdir(path))
+		diag_info("cage %s: removed %s, left empty by a run whose client is gone",
+			  s->cage, name);
+}
+
 /* Runs whose client is gone (an earlier daemon's, or one that lost its
  * connection while the daemon was down): their cgroups go once empty.
  * Populated ones stay, enforced, until a later sweep. */
 void runs_sweep(struct daemon *d)
 {
 	for (size_t i = 0; i < d->ncages; i++) {
-		DIR *dir = opendir(d->cages[i]->cage.cg.path);
-		struct dirent *de;
+		struct sweep_ctx s = { d, d->cages[i]->name };
 
-		while (dir && (de = readdir(dir))) {
-			char path[PATH_MAX + 256];
-			int owned = 0;
-
-			if (strncmp(de->d_name, "run-", 4) || de->d_type != DT_DIR)
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", d->cages[i]->cage.cg.path, de->d_name);
-			for (size_t k = 0; k < DAEMON_MAX_RUNS && !owned; k++)
-				owned = d->runs[k] && !strcmp(d->runs[k]->cg.path, path);
-			if (!owned && !rmdir(path))
-				diag_info("cage %s: removed %s, left empty by a run whose client is gone",
-					  d->cages[i]->name, de->d_name);
-		}
-		if (dir)
-			closedir(dir);
+		run_dirs(d->cages[i]->cage.cg.path, sweep_dir, &s);
 	}
 	sweep_ephemeral(d);
 }
