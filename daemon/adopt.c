@@ -37,7 +37,7 @@ int state_open(struct daemon *d, int fresh, struct ac_error *e)
 	snprintf(p, sizeof(p), "%s/map-daemon_state", d->pins);
 	if (fresh) {
 		d->state_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "ac_daemon", 8, sizeof(struct dstate),
-					     DAEMON_MAX_CAGES + 1, NULL);
+					     (uint32_t)d->max_cages + 1, NULL);
 		if (d->state_fd < 0 || bpf_obj_pin(d->state_fd, p))
 			return ac_error_set(e, AC_E_KERNEL_MAP, "cannot make %s: %s", p,
 					    strerror(errno));
@@ -46,10 +46,12 @@ int state_open(struct daemon *d, int fresh, struct ac_error *e)
 	d->state_fd = bpf_obj_get(p);
 	if (d->state_fd < 0 || bpf_obj_get_info_by_fd(d->state_fd, &info, &len) ||
 	    info.key_size != 8 || info.value_size != sizeof(struct dstate) ||
-	    info.max_entries != DAEMON_MAX_CAGES + 1)
+	    info.max_entries < 2)
 		return ac_error_set(e, AC_E_KERNEL_MAP, "the pinned set is from an incompatible "
 				    "build: %s is missing or differs; stop the agents in its cages "
 				    "and remove %s (rm -r %s) to start afresh", p, d->pins, d->pins);
+	if (info.max_entries - 1 < d->max_cages)   /* every cage has its state entry */
+		d->max_cages = info.max_entries - 1;
 	return 0;
 }
 
@@ -127,7 +129,7 @@ static void adopt_one(struct daemon *d, const struct cage_cgroup *parent, const 
 	struct dcage *c;
 	struct stat st;
 
-	if (strlen(name) >= sizeof(c->name) || d->ncages == DAEMON_MAX_CAGES ||
+	if (strlen(name) >= sizeof(c->name) || d->ncages == d->max_cages ||
 	    !(c = calloc(1, sizeof(*c))))
 		return;
 	c->cage.cg = *parent;
@@ -209,7 +211,7 @@ int daemon_adopt(struct daemon *d, event_fn on_event, struct ac_error *e)
 				    d->sock_path, d->pins);
 	if (loader_adopt(&d->ld, d->pins, on_event, d, err, sizeof(err)))
 		return ac_error_set(e, AC_E_KERNEL_REFUSED, "%s", err);
-	if (state_open(d, 0, e))
+	if (daemon_capacity(d, e) || state_open(d, 0, e))
 		return -1;
 	restore_ids(d);
 	if (adopt_cages(d, e))

@@ -48,6 +48,28 @@ static int file_hash(const char *path, uint64_t *h)
 	return n < 0 ? -1 : 0;
 }
 
+int daemon_capacity(struct daemon *d, struct ac_error *e)
+{
+	struct loader_sizes got;
+
+	loader_sizes_of(&d->ld, &got);
+	d->max_cages = got.cages ? got.cages : 1;
+	if (d->max_cages > DAEMON_CAGES_MAX)
+		d->max_cages = DAEMON_CAGES_MAX;
+	if (!(d->cages = calloc(d->max_cages, sizeof(*d->cages))))
+		return ac_error_set(e, AC_E_NOMEM, "out of memory for %zu cages", d->max_cages);
+	diag_info("capacity: %zu cages, %u file and %u exec rules, %u network entries, %u unix "
+		  "peers, a ring buffer of %u KiB", d->max_cages, got.file_rules, got.file_rules,
+		  got.net_rules, got.unix_rules, got.ring_bytes >> 10);
+	if (d->adopted && ((d->sizes.cages && d->sizes.cages != got.cages) ||
+			   (d->sizes.file_rules && d->sizes.file_rules != got.file_rules) ||
+			   (d->sizes.net_rules && d->sizes.net_rules != got.net_rules) ||
+			   (d->sizes.ring_bytes && d->sizes.ring_bytes != got.ring_bytes)))
+		diag_warn("the adopted set keeps the capacities it was loaded with; new ones "
+			  "take effect once it is removed (every cage empty, rm -r %s)", d->pins);
+	return 0;
+}
+
 struct dcage *daemon_find(struct daemon *d, const char *name)
 {
 	for (size_t i = 0; i < d->ncages; i++)
@@ -137,8 +159,9 @@ int daemon_add_cage(struct daemon *d, struct compiled_policy *cp, const char *na
 {
 	struct dcage *c;
 
-	if (d->ncages == DAEMON_MAX_CAGES)
-		return ac_error_set(e, AC_E_USAGE, "%s: more than %d cages", file, DAEMON_MAX_CAGES);
+	if (d->ncages == d->max_cages)
+		return ac_error_set(e, AC_E_USAGE, "%s: more than %zu cages (the daemon's capacity: "
+				    "start it with a larger --max-cages)", file, d->max_cages);
 	if (!(c = calloc(1, sizeof(*c))))
 		return ac_error_set(e, AC_E_NOMEM, "out of memory");
 	snprintf(c->name, sizeof(c->name), "%s", name);

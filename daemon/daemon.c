@@ -33,7 +33,8 @@ static void daemon_usage(FILE *f)
 {
 	fputs("usage: agentcage daemon [--policy-dir DIR] [--socket PATH] [--events FILE]\n"
 	      "                        [--events-max MIB] [--cage-events N] [--metrics ADDR:PORT]\n"
-	      "                        [--json]\n"
+	      "                        [--max-cages N] [--max-rules N] [--max-net-rules N]\n"
+	      "                        [--ring-buffer MIB] [--json]\n"
 	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
 	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
 	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
@@ -47,7 +48,14 @@ static void daemon_usage(FILE *f)
 	      "  --cage-events N   events a cage may send a second (default 10000); the rest\n"
 	      "                    are counted per cage (ls --json: events_over_budget)\n"
 	      "  --metrics A:P     serve Prometheus metrics on http://A:P/metrics (decisions by\n"
-	      "                    cage, op and action; events lost; reloads; rules per cage)\n", f);
+	      "                    cage, op and action; events lost; reloads; rules per cage)\n"
+	      "  --max-cages N     cages at once, runs of run --policy included (default 4096)\n"
+	      "  --max-rules N     file rules, and exec rules, of all cages (default 65536 each)\n"
+	      "  --max-net-rules N network trie entries of all cages (default 16384)\n"
+	      "  --ring-buffer MIB the event ring buffer, a power of two (default 4); what\n"
+	      "                    waits there while no daemon runs\n"
+	      "The capacities are the kernel maps' sizes, set when the programs are loaded;\n"
+	      "a daemon that adopts a pinned set keeps that set's.\n", f);
 }
 
 static int64_t ns_of(clockid_t id)
@@ -149,6 +157,22 @@ static json_object *cage_json(struct daemon *d, const struct dcage *c)
 	return o;
 }
 
+/* the kernel maps' sizes, as loaded or adopted */
+static json_object *capacity_json(struct daemon *d)
+{
+	json_object *o = json_object_new_object();
+	struct loader_sizes z;
+
+	loader_sizes_of(&d->ld, &z);
+	json_object_object_add(o, "cages", json_object_new_int64((int64_t)d->max_cages));
+	json_object_object_add(o, "file_rules", json_object_new_int64(z.file_rules));
+	json_object_object_add(o, "exec_rules", json_object_new_int64(z.file_rules));
+	json_object_object_add(o, "net_rules", json_object_new_int64(z.net_rules));
+	json_object_object_add(o, "unix_peers", json_object_new_int64(z.unix_rules));
+	json_object_object_add(o, "ring_buffer_bytes", json_object_new_int64(z.ring_bytes));
+	return o;
+}
+
 static json_object *reply_cages(struct daemon *d, const char *only)
 {
 	json_object *r, *a = json_object_new_array();
@@ -168,6 +192,7 @@ static json_object *reply_cages(struct daemon *d, const char *only)
 	json_object_object_add(r, "pid", json_object_new_int((int)getpid()));
 	json_object_object_add(r, "events_lost",
 			       json_object_new_int64((int64_t)loader_stat(&d->ld, AC_STAT_LOST)));
+	json_object_object_add(r, "capacity", capacity_json(d));
 	return r;
 }
 
@@ -243,6 +268,41 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 
 /* ---- setup and the loop ------------------------------------------------- */
 
+/* --max-cages, --max-rules, --max-net-rules, --ring-buffer */
+static int capacity_arg(struct daemon *d, int opt, const char *arg)
+{
+	static const struct { int opt; const char *name; long min, max; } caps[] = {
+		{ 'C', "--max-cages", 16, DAEMON_CAGES_MAX },
+		{ 'F', "--max-rules", 1024, 1 << 24 },
+		{ 'N', "--max-net-rules", 256, 1 << 22 },
+		{ 'Q', "--ring-buffer", 1, 1024 },   /* MiB */
+	};
+	size_t i = 0;
+	char *end;
+	long v;
+
+	while (caps[i].opt != opt)
+		i++;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < caps[i].min || v > caps[i].max ||
+	    (opt == 'Q' && (v & (v - 1)))) {
+		diag_error_code(AC_E_USAGE, "%s takes %s from %ld to %ld, not '%s'", caps[i].name,
+				opt == 'Q' ? "a power of two of MiB" : "a number", caps[i].min,
+				caps[i].max, arg);
+		return -1;
+	}
+	if (opt == 'C')
+		d->sizes.cages = (uint32_t)v;
+	else if (opt == 'F')
+		d->sizes.file_rules = (uint32_t)v;
+	else if (opt == 'N')
+		d->sizes.net_rules = (uint32_t)v;
+	else
+		d->sizes.ring_bytes = (uint32_t)v << 20;
+	return 0;
+}
+
 static int parse_args(struct daemon *d, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -251,6 +311,10 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "events-max", required_argument, NULL, 'R' },
 		{ "cage-events", required_argument, NULL, 'B' },
+		{ "max-cages", required_argument, NULL, 'C' },
+		{ "max-rules", required_argument, NULL, 'F' },
+		{ "max-net-rules", required_argument, NULL, 'N' },
+		{ "ring-buffer", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
 	char *end;
 	long v;
@@ -284,6 +348,10 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 				return -1;
 			}
 			loader_set_budget((uint32_t)v);
+			break;
+		case 'C': case 'F': case 'N': case 'Q':
+			if (capacity_arg(d, c, optarg))
+				return -1;
 			break;
 		case 'e':
 			d->events_path = optarg;
@@ -331,11 +399,14 @@ static int load(struct daemon *d)
 		}
 		return 0;
 	}
+	loader_set_sizes(&d->sizes);
 	if (cage_loader_open(&d->ld, 0, daemon_on_event, d, &e)) {
 		diag_err(&e);
 		d->pins[0] = 0;
 		return -1;
 	}
+	if (daemon_capacity(d, &e))
+		goto fail;
 	if (pin_loader(&d->ld, d->pins, &e))
 		goto fail;
 	if (loader_pin_progs(&d->ld, d->pins, err, sizeof(err))) {

@@ -13,7 +13,7 @@
 #include "util/error.h"
 
 #define DAEMON_POLICY_DIR "/etc/agentcage/policies"
-#define DAEMON_MAX_CAGES 1024
+#define DAEMON_CAGES_MAX (1 << 20)   /* --max-cages at most */
 #define DAEMON_MAX_CLIENTS 64
 #define DAEMON_MAX_RUNS 1024
 
@@ -86,8 +86,9 @@ struct daemon {
 	long long events_max;      /* past this size FILE becomes FILE.1 */
 	struct loader ld;
 	char pins[PATH_MAX / 2];   /* <bpffs>/agentcage/daemon */
-	struct dcage *cages[DAEMON_MAX_CAGES];
-	size_t ncages;
+	struct dcage **cages;      /* max_cages of them: the kernel's cages map's size */
+	size_t ncages, max_cages;
+	struct loader_sizes sizes; /* --max-rules, --max-net-rules, --max-cages, --ring-buffer */
 	int64_t clock_off;
 	int ep, lfd, ifd, sfd;
 	int bound;                 /* the socket file is ours to remove */
@@ -146,6 +147,10 @@ int daemon_run_name(const char *name);
 int daemon_populated(const char *cg);
 uint64_t daemon_hash(const char *b, size_t n);
 struct dcage *daemon_find_cgid(struct daemon *d, uint64_t cgid);
+
+/* the capacity for cages, from the kernel's cages map (loaded or adopted):
+ * d->cages allocated; -1 with e */
+int daemon_capacity(struct daemon *d, struct ac_error *e);
 
 /* restart without a gap (adopt.c): the daemon's own pinned state map
  * (made with fresh, else opened), saved after every scan; adopting the

@@ -25,6 +25,19 @@
 
 static const char *cg_prog_name[LOADER_CG_PROGS] = { "ac_egress", "ac_ingress", "ac_device" };
 
+/* maps whose capacity is set when the set is loaded (loader_set_sizes):
+ * the pinned set's is kept */
+static int sized(const struct bpf_map *m)
+{
+	static const char *const names[] = { "file_rules", "exec_rules", "net_rules", "unix_rules",
+					     "cages", "budgets", "pkt_events", "events" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(bpf_map__name(m), names[i]))
+			return 1;
+	return 0;
+}
+
 /* the pinned map name, of this build's layout; a negative errno or 1 */
 static int map_match(struct bpf_map *m, const char *dir, char *err, size_t errlen)
 {
@@ -41,7 +54,8 @@ static int map_match(struct bpf_map *m, const char *dir, char *err, size_t errle
 	}
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.type != bpf_map__type(m) ||
 	    info.key_size != bpf_map__key_size(m) || info.value_size != bpf_map__value_size(m) ||
-	    info.max_entries != bpf_map__max_entries(m) || info.map_flags != bpf_map__map_flags(m)) {
+	    (info.max_entries != bpf_map__max_entries(m) && !sized(m)) ||
+	    info.map_flags != bpf_map__map_flags(m)) {
 		snprintf(err, errlen, "%s: map %s (type %u, key %u, value %u, entries %u) differs "
 			 "from this build's (type %u, key %u, value %u, entries %u)", dir,
 			 bpf_map__name(m), info.type, info.key_size, info.value_size,

@@ -87,6 +87,85 @@ uint32_t loader_budget(void)
 	return events_per_sec;
 }
 
+static struct loader_sizes sizes;   /* 0: the programs' own */
+
+void loader_set_sizes(const struct loader_sizes *s)
+{
+	sizes = *s;
+}
+
+/* n entries for m, when n is set */
+static void size_map(struct bpf_map *m, uint32_t n)
+{
+	if (n)
+		bpf_map__set_max_entries(m, n);
+}
+
+/* the maps each object has, shared when both are loaded (the net
+ * object's copies then follow the cage object's by reuse_fd) */
+static void size_shared(struct bpf_map *cages, struct bpf_map *budgets, struct bpf_map *events)
+{
+	size_map(cages, sizes.cages);
+	size_map(budgets, sizes.cages);
+	size_map(events, sizes.ring_bytes);
+}
+
+/* before a load: the capacities asked for */
+static void apply_sizes(struct cage_bpf *skel, struct net_bpf *net)
+{
+	if (skel) {
+		size_map(skel->maps.file_rules, sizes.file_rules);
+		size_map(skel->maps.exec_rules, sizes.file_rules);
+		size_shared(skel->maps.cages, skel->maps.budgets, skel->maps.events);
+	}
+	if (net) {
+		size_map(net->maps.net_rules, sizes.net_rules);
+		size_map(net->maps.unix_rules, sizes.unix_rules);
+		size_map(net->maps.pkt_events, sizes.cages);
+		size_shared(net->maps.cages, net->maps.budgets, net->maps.events);
+	}
+}
+
+void loader_sizes_default(struct loader_sizes *s)
+{
+	struct net_bpf *net = net_bpf__open();
+	struct cage_bpf *skel = cage_bpf__open();
+
+	memset(s, 0, sizeof(*s));
+	if (skel) {
+		s->file_rules = bpf_map__max_entries(skel->maps.file_rules);
+		s->cages = bpf_map__max_entries(skel->maps.cages);
+		s->ring_bytes = bpf_map__max_entries(skel->maps.events);
+	}
+	if (net) {
+		s->net_rules = bpf_map__max_entries(net->maps.net_rules);
+		s->unix_rules = bpf_map__max_entries(net->maps.unix_rules);
+	}
+	cage_bpf__destroy(skel);
+	net_bpf__destroy(net);
+}
+
+void loader_sizes_of(struct loader *l, struct loader_sizes *s)
+{
+	struct bpf_map_info info;
+	__u32 len;
+	struct { int fd; uint32_t *out; } m[] = {
+		{ l->skel ? bpf_map__fd(l->skel->maps.file_rules) : -1, &s->file_rules },
+		{ bpf_map__fd(l->net->maps.net_rules), &s->net_rules },
+		{ bpf_map__fd(l->net->maps.unix_rules), &s->unix_rules },
+		{ bpf_map__fd(l->net->maps.cages), &s->cages },
+		{ bpf_map__fd(l->net->maps.events), &s->ring_bytes },
+	};
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (m[i].fd >= 0 && !bpf_obj_get_info_by_fd(m[i].fd, &info, &len))
+			*m[i].out = info.max_entries;
+	}
+}
+
 int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen)
 {
@@ -104,6 +183,7 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 		l->skel->rodata->scratch_task_only = !!(flags & LOADER_TASK_SCRATCH);
 		l->skel->rodata->cage_events_per_sec = events_per_sec;
 		loader_autoload(l);
+		apply_sizes(l->skel, NULL);
 		ret = cage_bpf__load(l->skel);
 		if (ret) {
 			load_error(ret, err, errlen);
@@ -120,6 +200,7 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 	l->net->rodata->scratch_task_only = !!(flags & LOADER_TASK_SCRATCH);
 	l->net->rodata->cage_events_per_sec = events_per_sec;
 	net_lsm_autoload(l->net, !(flags & LOADER_NO_LSM));
+	apply_sizes(NULL, l->net);
 	if (l->skel) {
 		/* one set of cages, events, stats and scratch maps for both objects */
 		if (bpf_map__reuse_fd(l->net->maps.cages, bpf_map__fd(l->skel->maps.cages)) ||
@@ -257,7 +338,9 @@ int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs
 	ffd = bpf_map__fd(l->skel->maps.file_rules);
 	efd = bpf_map__fd(l->skel->maps.exec_rules);
 	if (put(ffd, policy, rs->trie, rs->ntrie) || put(efd, policy, rs->exec, rs->nexec)) {
-		snprintf(err, errlen, "cannot write policy rules into the kernel: %s", strerror(errno));
+		snprintf(err, errlen, "cannot write policy rules into the kernel: %s%s", strerror(errno),
+			 errno == ENOSPC || errno == E2BIG ? " (the rule maps are full: a daemon "
+			 "takes --max-rules)" : "");
 		loader_del_rules(l, policy, rs);
 		return -1;
 	}
@@ -318,7 +401,9 @@ int loader_put_net(struct loader *l, uint32_t policy, const struct netset *ns,
 		goto fail;
 	return 0;
 fail:
-	snprintf(err, errlen, "cannot write network rules into the kernel: %s", strerror(errno));
+	snprintf(err, errlen, "cannot write network rules into the kernel: %s%s", strerror(errno),
+		 errno == ENOSPC || errno == E2BIG ? " (the network maps are full: a daemon "
+		 "takes --max-net-rules)" : "");
 	loader_del_net(l, policy, ns, unix_rules, nunix);
 	return -1;
 }

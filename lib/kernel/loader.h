@@ -115,6 +115,18 @@ uint64_t loader_stat(struct loader *l, uint32_t idx);
  * (AC_CAGE_EVENTS_PER_SEC unless set), and what it is. */
 void loader_set_budget(uint32_t per_sec);
 uint32_t loader_budget(void);
+/* The capacities of the maps of the programs loaded from now on (0: the
+ * programs' own, which loader_sizes_default gives): rules of the file
+ * and exec tries (each), network trie entries, unix peers, cages (the
+ * cages, budgets and packet-event maps), and the ring buffer's bytes (a
+ * power of two, at least a page). An adopted set keeps its own sizes. */
+struct loader_sizes {
+	uint32_t file_rules, net_rules, unix_rules, cages, ring_bytes;
+};
+void loader_set_sizes(const struct loader_sizes *s);
+void loader_sizes_default(struct loader_sizes *s);
+/* the sizes of l's maps as loaded or adopted */
+void loader_sizes_of(struct loader *l, struct loader_sizes *s);
 /* events of the cage cgid not sent because they were over its budget
  * (AC_CAGE_EVENTS_PER_SEC); 0 for a cage without an entry */
 uint64_t loader_over_budget(struct loader *l, uint64_t cgid);

@@ -152,6 +152,15 @@ if [ "${probe_st:-1}" != 0 ]; then
 fi
 out=$("$AC" daemon --policy-dir "$T/none" --socket "$T/d.sock" 2>&1); st=$?
 [ $st = 125 ] && case "$out" in *"$T/none"*) true;; *) false;; esac && ok "daemon with a missing policy dir exits 125 naming it" || no "daemon missing dir" "$st $out"
+# capacities: a bad one is refused before anything is read or loaded (a good
+# one passes parsing and fails on the missing directory instead)
+for a in "--max-cages 15" "--max-rules x" "--max-net-rules 99999999" "--ring-buffer 3" "--ring-buffer 0"; do
+	out=$("$AC" daemon $a --policy-dir "$T/none" --socket "$T/d.sock" 2>&1); st=$?
+	[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"${a%% *} takes"*) true;; *) false;; esac \
+		&& ok "daemon $a: one-line usage error naming the range, exit 125" || no "daemon $a" "$st $out"
+done
+out=$("$AC" daemon --max-cages 16 --max-rules 1024 --max-net-rules 256 --ring-buffer 8 --policy-dir "$T/none" --socket "$T/d.sock" 2>&1); st=$?
+[ $st = 125 ] && case "$out" in *"$T/none"*) true;; *) false;; esac && ok "  ... while capacities in range are taken (then the missing directory)" || no "daemon capacities ok" "$st $out"
 for v in ls status "reload x"; do
 	out=$("$AC" $v --socket "$T/none.sock" 2>&1); st=$?
 	[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"cannot reach the daemon at $T/none.sock"*) true;; *) false;; esac \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 120 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 140 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # agentcage run --policy FILE through a running daemon (run by e2e.sh, or
 # alone with e2e-one.sh): the policy becomes an ephemeral cage NAME-PID of
 # the daemon that lives as long as the run (denied and allowed in the same
@@ -8,7 +8,9 @@
 # is SIGKILLed, a SIGHUP reload that swaps it (and a failed one that keeps
 # it), an invalid file refused with 125, a member of the group agentcage
 # without root, a daemon SIGKILLed mid-run (adopted, removed once empty),
-# and the standalone runs: --standalone, and no daemon at the socket.
+# the standalone runs (--standalone, and no daemon at the socket), and the
+# daemon's capacities (--max-cages, --max-rules, --ring-buffer; adopted
+# sizes kept).
 echo "# run --policy through a daemon: ephemeral cages"
 R=/run/acpol-$$ D=/run/acpol-$$/pol SOCK=/run/acpol-$$/ac.sock DEV=$T/dpol.json
 S=/srv/dpol-$$ n=ep$$
@@ -171,13 +173,42 @@ for _ in $(seq 150); do [ -z "$(ls -d $CG/$n-* 2>/dev/null)" ] && break; sleep 0
 nocage && grep -q "adopted cage $n-" $T/dp2.err && ok "  ... the restarted daemon adopts its cage and removes it once empty" || no "  ... adopt and sweep" "$(cages; tail -5 $T/dp2.err)"
 expect "  ... and run --policy goes on through it" 0 $AC run --policy $P -- cat $S/a
 
+echo "# capacities: the kernel maps sized from the daemon's options"
+kill $dpid; wait $dpid 2>/dev/null
+rm -rf /sys/fs/bpf/agentcage/daemon
+C=$R/cap; mkdir -p $C
+for i in $(seq 17); do printf 'name: cap%s-%s\nfiles:\n  read: [/usr]\n' $$ x$i > $C/c$i.yaml; done
+$AC daemon --policy-dir $C --socket $SOCK --max-cages 16 --max-rules 1024 --ring-buffer 1 > $T/dc.out 2> $T/dc.err &
+dpid=$!
+for _ in $(seq 1800); do $AC ls --socket $SOCK > /dev/null 2>&1 && break; kill -0 $dpid 2>/dev/null || break; sleep 0.1; done
+cap() { $AC --json ls --socket $SOCK | python3 -c 'import json,sys; r=json.load(sys.stdin); c=r["capacity"]; print(len(r["cages"]), c["cages"], c["file_rules"], c["ring_buffer_bytes"])'; }
+[ "$(cap)" = "16 16 1024 1048576" ] && grep -q "more than 16 cages (.*--max-cages)" $T/dc.err \
+	&& ok "--max-cages 16: 16 of 17 files are cages, the 17th refused naming the option; ls: the capacities" || no "capacities" "$(cap) $(grep -m2 'cages' $T/dc.err)"
+rm -f $C/c17.yaml $C/c16.yaml
+for _ in $(seq 100); do [ "$($AC --json ls --socket $SOCK | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["cages"]))')" = 15 ] && break; sleep 0.1; done
+{ printf 'name: %s\nfiles:\n  read: [/usr, /lib, /lib64, /etc, /proc, %s/a' $n $S; for i in $(seq 1100); do printf ', /srv/none-%s/f%s' $$ $i; done; printf ']\nexec:\n  allow: [/usr/bin, /bin]\n'; } > $S/big.yaml
+chmod 644 $S/big.yaml
+out=$($AC run --policy $S/big.yaml -- cat $S/a 2>&1); st=$?
+[ $st = 125 ] && echo "$out" | grep -q "rule maps are full.*--max-rules" && nocage \
+	&& ok "--max-rules 1024: a policy of 1,100 file rules is refused (125, naming the option), nothing made" || no "max-rules" "$st $out"
+out=$($AC run --policy $P -- cat $S/a 2>&1); st=$?
+[ $st = 0 ] && [ "$out" = a ] && ok "  ... while a small one runs in the same daemon" || no "  ... small" "$st $out"
+kill $dpid; wait $dpid 2>/dev/null
+$AC daemon --policy-dir $C --socket $SOCK --max-cages 64 > $T/dc2.out 2> $T/dc2.err &
+dpid=$!
+for _ in $(seq 1800); do $AC ls --socket $SOCK > /dev/null 2>&1 && break; kill -0 $dpid 2>/dev/null || break; sleep 0.1; done
+[ "$(cap)" = "15 16 1024 1048576" ] && grep -q "keeps the capacities it was loaded with" $T/dc2.err \
+	&& ok "  ... a daemon restarted with other capacities adopts the set with its own, and says so" || no "  ... adopt capacities" "$(cap) $(tail -3 $T/dc2.err)"
+for c in $CG/cap$$-*; do echo 1 > $c/cgroup.kill; done 2>/dev/null
+
 # cleanup: the daemon, its cages, pins, files, the user and group
 unset AGENTCAGE_SOCKET
 kill $dpid; wait $dpid 2>/dev/null
 for c in $CG/$n-*; do [ -d "$c" ] && echo 1 > $c/cgroup.kill; done 2>/dev/null
 sleep 0.5
 rmdir $CG/$n-*/run-* $CG/$n-* 2>/dev/null
+for c in $CG/cap$$-*; do rmdir $c; done 2>/dev/null
 rm -rf /sys/fs/bpf/agentcage/daemon $R $S
 userdel acpol$$ 2>/dev/null; groupdel agentcage 2>/dev/null
 chmod 700 $T
-[ -z "$(ls -d $CG/$n-* 2>/dev/null)" ] && [ ! -e /sys/fs/bpf/agentcage/daemon ] && ok "cleanup: this suite's cgroups and pins are gone" || no "cleanup"
+[ -z "$(ls -d $CG/$n-* $CG/cap$$-* 2>/dev/null)" ] && [ ! -e /sys/fs/bpf/agentcage/daemon ] && ok "cleanup: this suite's cgroups and pins are gone" || no "cleanup"
