@@ -401,16 +401,7 @@ static void limit_event(struct run *r, const char *what, unsigned long long coun
 {
 	struct ac_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.ts_ns = ns_of(CLOCK_BOOTTIME);
-	ev.cgroup = r->cage.cg.id;
-	ev.uid = r->launch.id.uid;
-	ev.op = AC_OP_LIMIT;
-	ev.action = AC_DENIED;
-	ev.flags = AC_EV_ARG;
-	ev.arg = count > 0xffffffffULL ? 0xffffffffU : (uint32_t)count;
-	ev.path_len = strlen(what);
-	memcpy(ev.path, what, ev.path_len + 1);
+	ac_limits_make_event(&ev, r->cage.cg.id, r->launch.id.uid, what, count);
 	on_event(r, &ev, sizeof(ev));
 }
 

@@ -31,16 +31,7 @@ static void limit_event(struct daemon *d, const struct drun *r, const char *what
 {
 	struct ac_event ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.ts_ns = now_ns(CLOCK_BOOTTIME);
-	ev.cgroup = r->cage_cgid;
-	ev.uid = r->uid;
-	ev.op = AC_OP_LIMIT;
-	ev.action = AC_DENIED;
-	ev.flags = AC_EV_ARG;
-	ev.arg = count > 0xffffffffULL ? 0xffffffffU : (uint32_t)count;
-	ev.path_len = strlen(what);
-	memcpy(ev.path, what, ev.path_len + 1);
+	ac_limits_make_event(&ev, r->cage_cgid, r->uid, what, count);
 	daemon_on_event(d, &ev, sizeof(ev));
 }
 

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include "agentcage/cage.h"
 #include "harden/limits.h"
 #include "util/error.h"
 
@@ -176,4 +178,23 @@ int ac_limits_join(int procs_fd, struct ac_child_fail *f)
 	if (write(procs_fd, "0", 1) != 1)
 		return ac_child_fail_set(f, "joining the cage's cgroup", errno);
 	return 0;
+}
+
+void ac_limits_make_event(struct ac_event *ev, uint64_t cgid, uint32_t uid, const char *what,
+		     unsigned long long count)
+{
+	struct timespec ts;
+
+	memset(ev, 0, sizeof(*ev));
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	ev->ts_ns = (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+	ev->cgroup = cgid;
+	ev->uid = uid;
+	ev->op = AC_OP_LIMIT;
+	ev->action = AC_DENIED;
+	ev->flags = AC_EV_ARG;
+	ev->arg = count > 0xffffffffULL ? 0xffffffffU : (uint32_t)count;
+	ev->path_len = (uint32_t)strnlen(what, sizeof(ev->path) - 1);
+	memcpy(ev->path, what, ev->path_len);
+	ev->path[ev->path_len] = 0;
 }

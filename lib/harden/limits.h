@@ -4,6 +4,7 @@
 #ifndef AGENTCAGE_HARDEN_LIMITS_H
 #define AGENTCAGE_HARDEN_LIMITS_H
 #include <stddef.h>
+#include <stdint.h>
 #include "harden/harden.h"
 #include "policy/policy.h"
 
@@ -38,6 +39,13 @@ int ac_limits_event(const char *text, const char *key, unsigned long long *out);
  * *delta = now - *last, then *last = now. */
 int ac_limits_read_events(const char *cage, struct ac_limit_events *last,
 			  struct ac_limit_events *delta, struct ac_error *e);
+
+struct ac_event;
+/* ev: a limit of cage cgid hit (op limit, denied, no task: pid 0), made in
+ * userspace as the kernel's events are; what: memory, pids, cpu or time;
+ * count: how many since the last one (capped at 2^32-1), in arg. */
+void ac_limits_make_event(struct ac_event *ev, uint64_t cgid, uint32_t uid, const char *what,
+		     unsigned long long count);
 
 /* In the child (async-signal-safe): move itself into the cage through
  * procs_fd, the cage's cgroup.procs opened O_WRONLY before fork. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "agentcage/cage.h"
 #include "harden/limits.h"
 
 Test(limits, cpu_max)
@@ -100,4 +101,32 @@ Test(limits, refused_where_the_controller_is_missing)
 	cr_assert_str_eq(e.code, AC_E_LIMITS_UNAVAILABLE);
 	cr_assert(strstr(e.msg, "limits.memory needs the cgroup v2 'memory' controller") &&
 		  strstr(e.msg, "--no-limits"), "%s", e.msg);
+}
+
+Test(limits, made_event)
+{
+	struct ac_event ev;
+	char long_what[AC_PATH_MAX + 10];
+
+	memset(&ev, 0xaa, sizeof(ev));
+	ac_limits_make_event(&ev, 4242, 65534, "memory", 3);
+	cr_assert_eq(ev.op, AC_OP_LIMIT);
+	cr_assert_eq(ev.action, AC_DENIED);
+	cr_assert_eq(ev.cgroup, 4242);
+	cr_assert_eq(ev.uid, 65534);
+	cr_assert_eq(ev.pid, 0, "no task made it");
+	cr_assert_eq(ev.flags, AC_EV_ARG);
+	cr_assert_eq(ev.arg, 3);
+	cr_assert_eq(ev.path_len, 6);
+	cr_assert_str_eq(ev.path, "memory");
+	cr_assert_neq(ev.ts_ns, 0);
+	/* a count past 32 bits is capped, not wrapped */
+	ac_limits_make_event(&ev, 1, 0, "cpu", 0x100000005ULL);
+	cr_assert_eq(ev.arg, 0xffffffffU);
+	/* a name longer than the path field is cut, NUL-terminated */
+	memset(long_what, 'x', sizeof(long_what) - 1);
+	long_what[sizeof(long_what) - 1] = 0;
+	ac_limits_make_event(&ev, 1, 0, long_what, 1);
+	cr_assert_eq(ev.path_len, AC_PATH_MAX - 1);
+	cr_assert_eq(ev.path[AC_PATH_MAX - 1], 0);
 }
