@@ -186,6 +186,7 @@ int daemon_add_cage(struct daemon *d, struct compiled_policy *cp, const char *na
 	c->generation = 1;
 	c->seen = 1;
 	d->cages[d->ncages++] = c;
+	cage_dns_start(d, c);
 	return 0;
 fail:
 	pin_remove(c->pins);
@@ -220,6 +221,7 @@ static void bind_adopted(struct daemon *d, struct dcage *c, struct compiled_poli
 		compiled_policy_free(&c->cage.policy);
 		c->cage.policy = *cp;
 		memset(cp, 0, sizeof(*cp));
+		cage_dns_start(d, c);
 		return note(s, file, c->name, "adopted", NULL, NULL);
 	}
 	if (cage_swap(&c->cage, cp, &e)) {
@@ -231,6 +233,7 @@ static void bind_adopted(struct daemon *d, struct dcage *c, struct compiled_poli
 		loader_purge_policy(&d->ld, old_net);
 	c->hash = h;
 	c->generation++;
+	cage_dns_start(d, c);
 	note(s, file, c->name, "reloaded", NULL, NULL);
 }
 
@@ -274,6 +277,7 @@ static void apply_file(struct daemon *d, const char *file, struct scan *s)
 		old->hash = h;
 		old->generation++;
 		old->error[0] = 0;
+		cage_dns_start(d, old);
 		return note(s, file, old->name, "reloaded", NULL, NULL);
 	} else if (!old && !daemon_add_cage(d, &cp, cp.pol.name, file, h, &e))
 		return note(s, file, cp.pol.name, "installed", NULL, NULL);
@@ -304,6 +308,7 @@ void daemon_remove_cage(struct daemon *d, struct dcage *c)
 
 	while (i < d->ncages && d->cages[i] != c)
 		i++;
+	cage_dns_stop(d, c);
 	pin_remove(c->pins);
 	ids[0] = c->cage.policy_id;
 	ids[1] = c->cage.net_id;

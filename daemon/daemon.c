@@ -34,7 +34,7 @@ static void daemon_usage(FILE *f)
 	fputs("usage: agentcage daemon [--policy-dir DIR] [--socket PATH] [--events FILE]\n"
 	      "                        [--events-max MIB] [--cage-events N] [--metrics ADDR:PORT]\n"
 	      "                        [--max-cages N] [--max-rules N] [--max-net-rules N]\n"
-	      "                        [--ring-buffer MIB] [--json]\n"
+	      "                        [--ring-buffer MIB] [--dns-refresh SECONDS] [--json]\n"
 	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
 	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
 	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
@@ -54,6 +54,8 @@ static void daemon_usage(FILE *f)
 	      "  --max-net-rules N network trie entries of all cages (default 16384)\n"
 	      "  --ring-buffer MIB the event ring buffer, a power of two (default 4); what\n"
 	      "                    waits there while no daemon runs\n"
+	      "  --dns-refresh S   re-resolve the cages' hostnames at least every S seconds\n"
+	      "                    (default 300; sooner when their DNS TTL runs out)\n"
 	      "The capacities are the kernel maps' sizes, set when the programs are loaded;\n"
 	      "a daemon that adopts a pinned set keeps that set's.\n", f);
 }
@@ -315,12 +317,14 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "max-rules", required_argument, NULL, 'F' },
 		{ "max-net-rules", required_argument, NULL, 'N' },
 		{ "ring-buffer", required_argument, NULL, 'Q' },
+		{ "dns-refresh", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
 	char *end;
 	long v;
 	int c;
 
 	d->dir = DAEMON_POLICY_DIR;
+	d->dns_max = NET_REFRESH_MAX;
 	d->events_max = 64LL << 20;
 	d->sock_path = PROTO_DEFAULT_SOCKET;
 	while ((c = getopt_long(argc, argv, "+d:s:e:jh", opts, NULL)) != -1) {
@@ -352,6 +356,16 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		case 'C': case 'F': case 'N': case 'Q':
 			if (capacity_arg(d, c, optarg))
 				return -1;
+			break;
+		case 'D':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 2 || v > 86400) {
+				diag_error_code(AC_E_USAGE, "--dns-refresh takes seconds from 2 to 86400, "
+						"not '%s'", optarg);
+				return -1;
+			}
+			d->dns_max = (unsigned)v;
 			break;
 		case 'e':
 			d->events_path = optarg;
@@ -479,6 +493,7 @@ static int loop(struct daemon *d)
 		int wait_ms = d->nending ? 10 : 5000, n = epoll_wait(d->ep, out, 16, wait_ms);
 		struct signalfd_siginfo si;
 		struct ac_error e;
+		struct dcage *dc;
 
 		loader_poll(&d->ld);
 		runlimits_poll(d);
@@ -524,6 +539,8 @@ static int loop(struct daemon *d)
 						diag_err(&e);
 					sd_notifyf(0, "READY=1\nSTATUS=%zu cages enforced", d->ncages);
 				}
+			} else if ((dc = cage_dns_of(d, tag))) {
+				cage_dns_ready(d, dc);
 			} else {
 				server_client(d, tag, out[i].events);
 			}

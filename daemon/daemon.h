@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include "cage/cage.h"
 #include "harden/limits.h"
+#include "policy/dnsrefresh.h"
 #include "kernel/loader.h"
 #include "util/error.h"
 
@@ -47,6 +48,8 @@ struct dcage {
 	int unbound;               /* adopted, its file not yet found by a scan */
 	int ephemeral;             /* a run's own (run --policy, NAME-PID): no file of the
 	                            * policy directory; it goes when its run ends */
+	struct dns_refresh dns;    /* its hostnames re-resolved (dns.c), when dns_on */
+	int dns_on;
 };
 
 struct client {
@@ -89,6 +92,7 @@ struct daemon {
 	struct dcage **cages;      /* max_cages of them: the kernel's cages map's size */
 	size_t ncages, max_cages;
 	struct loader_sizes sizes; /* --max-rules, --max-net-rules, --max-cages, --ring-buffer */
+	unsigned dns_max;          /* --dns-refresh: hostnames re-resolved at least this often (s) */
 	int64_t clock_off;
 	int ep, lfd, ifd, sfd;
 	int bound;                 /* the socket file is ours to remove */
@@ -147,6 +151,14 @@ int daemon_run_name(const char *name);
 int daemon_populated(const char *cg);
 uint64_t daemon_hash(const char *b, size_t n);
 struct dcage *daemon_find_cgid(struct daemon *d, uint64_t cgid);
+
+/* a cage's hostnames re-resolved in the background (dns.c): (re)started
+ * with each policy it gets, stopped when it goes; the loop's tag of its
+ * descriptor, and what to do when it is readable */
+void cage_dns_start(struct daemon *d, struct dcage *c);
+void cage_dns_stop(struct daemon *d, struct dcage *c);
+struct dcage *cage_dns_of(struct daemon *d, void *tag);
+void cage_dns_ready(struct daemon *d, struct dcage *c);
 
 /* the capacity for cages, from the kernel's cages map (loaded or adopted):
  * d->cages allocated; -1 with e */

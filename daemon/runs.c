@@ -303,6 +303,7 @@ json_object *run_reload(struct daemon *d, struct client *cl, const struct proto_
 	}
 	c->generation++;
 	c->hash = daemon_hash(rq->policy, rq->policy_len);
+	cage_dns_start(d, c);
 	state_save(d);
 	diag_info("cage %s reloaded (generation %llu)", c->name, (unsigned long long)c->generation);
 	o = proto_ok();

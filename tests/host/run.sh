@@ -154,7 +154,7 @@ out=$("$AC" daemon --policy-dir "$T/none" --socket "$T/d.sock" 2>&1); st=$?
 [ $st = 125 ] && case "$out" in *"$T/none"*) true;; *) false;; esac && ok "daemon with a missing policy dir exits 125 naming it" || no "daemon missing dir" "$st $out"
 # capacities: a bad one is refused before anything is read or loaded (a good
 # one passes parsing and fails on the missing directory instead)
-for a in "--max-cages 15" "--max-rules x" "--max-net-rules 99999999" "--ring-buffer 3" "--ring-buffer 0"; do
+for a in "--max-cages 15" "--max-rules x" "--max-net-rules 99999999" "--ring-buffer 3" "--ring-buffer 0" "--dns-refresh 1"; do
 	out=$("$AC" daemon $a --policy-dir "$T/none" --socket "$T/d.sock" 2>&1); st=$?
 	[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"${a%% *} takes"*) true;; *) false;; esac \
 		&& ok "daemon $a: one-line usage error naming the range, exit 125" || no "daemon $a" "$st $out"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 140 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 170 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # agentcage run --policy FILE through a running daemon (run by e2e.sh, or
 # alone with e2e-one.sh): the policy becomes an ephemeral cage NAME-PID of
 # the daemon that lives as long as the run (denied and allowed in the same
@@ -10,7 +10,7 @@
 # without root, a daemon SIGKILLed mid-run (adopted, removed once empty),
 # the standalone runs (--standalone, and no daemon at the socket), and the
 # daemon's capacities (--max-cages, --max-rules, --ring-buffer; adopted
-# sizes kept).
+# sizes kept) and its re-resolution of a cage's hostnames (--dns-refresh).
 echo "# run --policy through a daemon: ephemeral cages"
 R=/run/acpol-$$ D=/run/acpol-$$/pol SOCK=/run/acpol-$$/ac.sock DEV=$T/dpol.json
 S=/srv/dpol-$$ n=ep$$
@@ -194,11 +194,48 @@ out=$($AC run --policy $S/big.yaml -- cat $S/a 2>&1); st=$?
 out=$($AC run --policy $P -- cat $S/a 2>&1); st=$?
 [ $st = 0 ] && [ "$out" = a ] && ok "  ... while a small one runs in the same daemon" || no "  ... small" "$st $out"
 kill $dpid; wait $dpid 2>/dev/null
-$AC daemon --policy-dir $C --socket $SOCK --max-cages 64 > $T/dc2.out 2> $T/dc2.err &
+$AC daemon --policy-dir $C --socket $SOCK --max-cages 64 --dns-refresh 2 > $T/dc2.out 2> $T/dc2.err &
 dpid=$!
 for _ in $(seq 1800); do $AC ls --socket $SOCK > /dev/null 2>&1 && break; kill -0 $dpid 2>/dev/null || break; sleep 0.1; done
 [ "$(cap)" = "15 16 1024 1048576" ] && grep -q "keeps the capacities it was loaded with" $T/dc2.err \
 	&& ok "  ... a daemon restarted with other capacities adopts the set with its own, and says so" || no "  ... adopt capacities" "$(cap) $(tail -3 $T/dc2.err)"
+
+echo "# hostnames in a daemon's cage are re-resolved (--dns-refresh 2)"
+host=ac-dpol$$.test
+echo "127.0.0.2 $host" >> /etc/hosts
+python3 -c 'import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.3", 9155)); s.listen(64)
+while True: s.accept()[0].close()' & lpid=$!
+cat > $S/h.yaml <<Y
+name: $n
+files:
+  read: [/usr, /lib, /lib64, /etc, /proc]
+  write: [/dev/null]
+exec:
+  allow: [/usr/bin, /bin]
+network:
+  allow: [$host:9155]
+Y
+chmod 644 $S/h.yaml
+hloop='import socket, time
+for i in range(40):
+    try:
+        socket.create_connection(("127.0.0.3", 9155), 0.5).close(); print("allowed", flush=True)
+    except OSError:
+        print("denied", flush=True)
+    time.sleep(0.2)'
+( $AC run --policy $S/h.yaml -- python3 -c "$hloop" > $T/h.out 2> $T/h.err ) & hpid=$!
+for _ in $(seq 300); do grep -q . $T/h.out 2>/dev/null && break; sleep 0.1; done
+sleep 1
+sed -i "s/^127.0.0.2 $host\$/127.0.0.3 $host/" /etc/hosts
+wait $hpid
+kill $lpid 2>/dev/null; wait $lpid 2>/dev/null
+sed -i "/ $host\$/d" /etc/hosts
+seq=$(uniq $T/h.out | tr '\n' ' ')
+[ "$seq" = "denied allowed " ] && grep -q "hostnames re-resolved" $T/dc2.err \
+	&& ok "a run's cage: 127.0.0.3 denied, then allowed once $host moved there (no reload)" || no "dns refresh" "$seq $(grep -i host $T/dc2.err | tail -3)"
+
 for c in $CG/cap$$-*; do echo 1 > $c/cgroup.kill; done 2>/dev/null
 
 # cleanup: the daemon, its cages, pins, files, the user and group
