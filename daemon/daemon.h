@@ -15,7 +15,9 @@
 
 #define DAEMON_POLICY_DIR "/etc/agentcage/policies"
 #define DAEMON_CAGES_MAX (1 << 20)   /* --max-cages at most */
-#define DAEMON_MAX_CLIENTS 64
+#define DAEMON_MAX_CLIENTS 2048   /* a run --policy holds two: its run and its events */
+#define CLIENT_IN_MAX (4096 + 65536) /* one request line at most PROTO_LINE_MAX */
+#define CLIENTS_PER_UID 256        /* connections of one user other than root */
 #define DAEMON_MAX_RUNS 1024
 
 /* one agentcage run --cage (runs.c): a child cgroup of its cage, owned by
@@ -54,8 +56,8 @@ struct dcage {
 
 struct client {
 	int fd;
-	char in[4096 + 65536];     /* one request line at most PROTO_LINE_MAX */
-	size_t inlen;
+	char *in;                  /* what came and is not yet a line (grown as needed) */
+	size_t inlen, incap;
 	char *out;                 /* replies not yet written */
 	size_t outlen;
 	int closing;               /* close once out is written */
@@ -63,6 +65,7 @@ struct client {
 	char sub_cage[128];        /* its cage filter, or "" */
 	uint64_t dropped;          /* events it missed since its last "dropped" line */
 	struct drun *run;          /* the run it owns, ended when it goes */
+	uid_t uid;                 /* its peer's (SO_PEERCRED at accept) */
 };
 
 #define EVENTS_BACKLOG 256         /* the last events, for a new subscriber */
@@ -99,6 +102,7 @@ struct daemon {
 	gid_t gid;                 /* the socket's group: agentcage's, or 0 */
 	int have_group;
 	struct client *clients[DAEMON_MAX_CLIENTS];
+	int clients_hi;            /* every client is below this slot */
 	uint64_t lost_reported, over_reported;
 	int adopted;               /* the pinned set was an earlier daemon's */
 	int state_fd;              /* the pinned map-daemon_state (adopt.c) */

@@ -68,7 +68,7 @@ static void publish(struct daemon *d, char *line, size_t n, const char *cage)
 {
 	struct backlog *b = &d->backlog[d->nbacklog % EVENTS_BACKLOG];
 
-	for (int i = 0; i < DAEMON_MAX_CLIENTS; i++) {
+	for (int i = 0; i < d->clients_hi; i++) {
 		struct client *c = d->clients[i];
 
 		if (!c || !c->sub || c->closing || (c->sub_cage[0] && strcmp(c->sub_cage, cage)))
@@ -171,7 +171,7 @@ void events_end(struct daemon *d, const char *cage, uint64_t over_budget)
 	int n = snprintf(end, sizeof(end), "{\"v\":1,\"end\":true,\"over_budget\":%llu}\n",
 			 (unsigned long long)over_budget);
 
-	for (int i = 0; i < DAEMON_MAX_CLIENTS; i++) {
+	for (int i = 0; i < d->clients_hi; i++) {
 		struct client *c = d->clients[i];
 
 		if (!c || !c->sub || c->closing || strcmp(c->sub_cage, cage))

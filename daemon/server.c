@@ -122,16 +122,24 @@ static int caged(pid_t pid)
 
 /* Who may use the socket: root, or a member of the group agentcage, and
  * never a process in a cage. NULL, or why not. */
-static const char *refused(struct daemon *d, int fd, pid_t *pid)
+static const char *refused(struct daemon *d, int fd, pid_t *pid, uid_t *uid)
 {
 	struct ucred uc;
 	socklen_t len = sizeof(uc);
 
+	int mine = 0;
+
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len))
 		return "cannot identify the client (SO_PEERCRED)";
 	*pid = uc.pid;
+	*uid = uc.uid;
 	if (caged(uc.pid))
 		return "a process in a cage may not use the control socket";
+	/* one user other than root cannot take every connection */
+	for (int i = 0; uc.uid && i < d->clients_hi; i++)
+		mine += d->clients[i] && d->clients[i]->fd != fd && d->clients[i]->uid == uc.uid;
+	if (mine >= CLIENTS_PER_UID)
+		return "this user has 256 connections to the daemon already (runs hold two each)";
 	if (uc.uid == 0)
 		return NULL;
 	if (d->have_group && (uc.gid == d->gid || in_group(uc.pid, d->gid)))
@@ -142,13 +150,33 @@ static const char *refused(struct daemon *d, int fd, pid_t *pid)
 
 static void client_free(struct daemon *d, struct client *c)
 {
-	for (int i = 0; i < DAEMON_MAX_CLIENTS; i++)
+	for (int i = 0; i < d->clients_hi; i++)
 		if (d->clients[i] == c)
 			d->clients[i] = NULL;
+	while (d->clients_hi > 0 && !d->clients[d->clients_hi - 1])
+		d->clients_hi--;
 	run_end(d, c);     /* its run, if it owns one, goes with it */
 	close(c->fd);
 	free(c->out);
+	free(c->in);
 	free(c);
+}
+
+/* room for more of c's input, up to CLIENT_IN_MAX; 0 when there is none */
+static size_t in_room(struct client *c)
+{
+	size_t cap = c->incap ? 2 * c->incap : 4096;
+	char *p;
+
+	if (c->inlen < c->incap)
+		return c->incap - c->inlen;
+	if (cap > CLIENT_IN_MAX)
+		cap = CLIENT_IN_MAX;
+	if (cap <= c->incap || !(p = realloc(c->in, cap)))
+		return 0;
+	c->in = p;
+	c->incap = cap;
+	return c->incap - c->inlen;
 }
 
 int server_queue_line(struct client *c, const char *line, size_t n, size_t max)
@@ -220,15 +248,18 @@ void server_accept(struct daemon *d)
 		for (int i = 0; i < DAEMON_MAX_CLIENTS && slot < 0; i++)
 			if (!d->clients[i])
 				slot = i;
+		if (slot >= d->clients_hi)
+			d->clients_hi = slot + 1;
 		if (slot < 0 || !(c = calloc(1, sizeof(*c)))) {
 			close(fd);      /* full: the client sees the connection closed */
 			continue;
 		}
 		c->fd = fd;
+		c->uid = (uid_t)-1;
 		d->clients[slot] = c;
 		ev.data.ptr = c;
 		epoll_ctl(d->ep, EPOLL_CTL_ADD, fd, &ev);
-		if ((why = refused(d, fd, &pid))) {
+		if ((why = refused(d, fd, &pid, &c->uid))) {
 			diag_warn("control socket: refused pid %d: %s", (int)pid, why);
 			queue(c, proto_error(AC_E_PERMISSION, why));
 			c->closing = 1;
@@ -265,7 +296,13 @@ void server_client(struct daemon *d, struct client *c, uint32_t events)
 {
 	if ((events & EPOLLIN) && !c->closing) {
 		for (;;) {
-			ssize_t n = recv(c->fd, c->in + c->inlen, sizeof(c->in) - c->inlen, MSG_DONTWAIT);
+			size_t room = in_room(c);
+			ssize_t n = room ? recv(c->fd, c->in + c->inlen, room, MSG_DONTWAIT) : -1;
+
+			if (!room) {   /* out of memory: this client goes */
+				c->closing = 2;
+				break;
+			}
 
 			if (n < 0 && errno == EINTR)
 				continue;
@@ -277,7 +314,7 @@ void server_client(struct daemon *d, struct client *c, uint32_t events)
 				break;
 			c->inlen += n;
 			lines(d, c);
-			if (c->closing || c->inlen == sizeof(c->in))
+			if (c->closing || c->inlen == CLIENT_IN_MAX)
 				break;
 		}
 	}
@@ -293,7 +330,7 @@ void server_flush_client(struct daemon *d, struct client *c)
 
 void server_close(struct daemon *d)
 {
-	for (int i = 0; i < DAEMON_MAX_CLIENTS; i++)
+	for (int i = 0; i < d->clients_hi; i++)
 		if (d->clients[i]) {
 			/* the daemon stops, the runs go on, enforced; a later
 			 * daemon removes their cgroups once they are empty */

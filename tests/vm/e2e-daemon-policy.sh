@@ -126,6 +126,29 @@ out=$(AGENTCAGE_SOCKET=$R/none.sock setpriv --reuid 65534 --regid 65534 --clear-
 [ $st = 125 ] && echo "$out" | grep -q "needs root" && echo "$out" | grep -q "agentcage daemon" \
 	&& ok "a non-root caller with no daemon: 125, naming both fixes" || no "no root, no daemon" "$st $out"
 
+echo "# connections: more than 64 at once; at most 256 of one user other than root"
+cat > $S/conns.py <<'P'
+import json, socket, subprocess, sys
+socks = []
+for i in range(int(sys.argv[2])):
+    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(60); socks.append(s)
+served = 0
+for s in socks[:5] + socks[-5:]:
+    s.sendall(b'{"v":1,"method":"ls"}\n')
+    served += json.loads(s.makefile().readline())["ok"]
+print("served", served, flush=True)
+if sys.argv[3] == "extra":   # one more: refused at once, with no request
+    x = socket.socket(socket.AF_UNIX); x.connect(sys.argv[1]); x.settimeout(60)
+    print("extra", json.loads(x.makefile().readline())["error"]["code"], flush=True)
+else:
+    print("cmd", subprocess.run(sys.argv[3:], capture_output=True).returncode, flush=True)
+P
+chmod 644 $S/conns.py
+out=$(runuser -u acpol$$ -- python3 $S/conns.py $SOCK 256 extra 2>&1)
+[ "$(echo $out)" = "served 10 extra permission.denied" ] && ok "a member's 256 connections at once are served; its 257th is refused (permission.denied)" || no "per-uid connections" "$out"
+out=$(python3 $S/conns.py $SOCK 300 $AC ls --socket $SOCK 2>&1)
+[ "$(echo $out)" = "served 10 cmd 0" ] && ok "  ... root's 300 are all served, and ls answers meanwhile" || no "root connections" "$out"
+
 echo "# SIGHUP reloads the ephemeral cage; a bad file keeps the old policy"
 cp $P $S/r.yaml
 # (the agent may not write $T: it reads b once each of go1, go2, go3 appears)
