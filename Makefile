@@ -194,7 +194,7 @@ bench: deps
 	ic=$${VM_ICOUNT:-1}; VM_ICOUNT=$$ic VM_OUT=$(abspath $(BUILD))/vm/out-daemon-bench VM_LOG=$(abspath $(BUILD))/vm/daemon-bench.log \
 		tests/vm/vm.sh run $(CURDIR)/bench/daemon-bench.sh $(CURDIR) $$([ $$ic = 1 ] && echo icount || echo wall) \
 		ROUNDS="$${ROUNDS:-}" RELOADS="$${RELOADS:-}" RULES="$${RULES:-}" CAGES="$${CAGES:-}" \
-		POLL_US="$${POLL_US:-}" NOFILE="$${NOFILE:-}" N_OPEN="$${N_OPEN:-}" N_CREATE="$${N_CREATE:-}"
+		POLL_US="$${POLL_US:-}" NOFILE="$${NOFILE:-}" N_OPEN="$${N_OPEN:-}" N_CREATE="$${N_CREATE:-}" N_SYS="$${N_SYS:-}"
 
 clean:
 	rm -rf $(BUILD)
