@@ -181,10 +181,11 @@ for i in $(seq -f %04g 1 $CAGES); do
 done
 # The loops run on a tmpfs of their own. The daemon's inotify watch on its
 # policy directory (here on $D's tmpfs) makes every open and close on that
-# file system call fsnotify (__fsnotify_parent; the "samefs" line shows it),
+# file system call fsnotify (__fsnotify_parent; the last ratio shows it),
 # which is the kernel's cost of any watch there, not the programs'; on a
 # real root file system some watch is always there, in the baseline too.
-# One more loop per round runs beside the policy directory ("samefs").
+# Two more loops per round run beside the policy directory, one with no
+# daemon ("basefs") and one with it ("samefs"): the watch's cost apart.
 mkdir -p loopfs && mount -t tmpfs -o size=64m bench-loops loopfs || fail "cannot mount a tmpfs"
 L=$D/loopfs
 loops() { echo "$($LOOPS open $N_OPEN "${1:-$L}") $($LOOPS create $N_CREATE "${1:-$L}")"; }
@@ -195,6 +196,7 @@ kmem() { awk '/^(SUnreclaim|Percpu|VmallocUsed):/ {s += $2} END {print s}' /proc
 loops > /dev/null   # warm up
 for r in $(seq 1 $ROUNDS); do
 	echo "loop $r base $(loops)" >> results.txt
+	echo "loop $r basefs $(loops "$D")" >> results.txt
 	coproc FL { exec $FLOOR; }; read -r fl <&"${FL[0]}"
 	[ "${fl%% *}" = attached ] || fail "the floor did not load"
 	[ $r = 1 ] && echo "floorinfo $fl" >> results.txt
@@ -263,13 +265,13 @@ echo "  the largest pinned maps (memlock, bytes):"
 sort -k3 -rn results.txt | awk '$1 == "map" {printf "    %-28s %12d\n", $2, $3}' | head -n 8
 echo
 echo "uncaged loops, ns per op, median of $ROUNDS rounds (open/close, create/unlink):"
-for c in base floor daemon samefs; do
+for c in base floor daemon basefs samefs; do
 	awk -v c=$c "$MED"'$1 == "loop" && $3 == c {n++; o[n] = $4; k[n] = $5}
 	END {printf "  %-44s %8d %8d\n", c, med(o, n), med(k, n)}' results.txt
 done
 echo "(the floor: empty programs, $(awk '$1 == "floorinfo" {print $3, $4, $5; exit}' results.txt) hooks of agentcage's objects)"
 echo "ratios against the same round's baseline, median of $ROUNDS rounds:"
-for c in floor daemon samefs; do
+for c in floor daemon; do
 	awk -v c=$c "$MED"'$1 == "loop" && $3 == "base" {bo[$2] = $4; bk[$2] = $5}
 	$1 == "loop" && $3 == c {n++; o[n] = $4 / bo[$2]; k[n] = $5 / bk[$2]}
 	END {printf "  %-44s %8.3f %8.3f\n", c, med(o, n), med(k, n)}' results.txt
@@ -277,7 +279,9 @@ done
 awk "$MED"'$1 == "loop" && $3 == "floor" {fo[$2] = $4; fk[$2] = $5}
 	$1 == "loop" && $3 == "daemon" {n++; o[n] = $4 / fo[$2]; k[n] = $5 / fk[$2]}
 	END {printf "  daemon against the floor of the same round:  %8.3f %8.3f  (target: within 1.02)\n", med(o, n), med(k, n)}' results.txt
-echo "(samefs: the daemon's loops on the file system of its watched policy directory)"
+awk "$MED"'$1 == "loop" && $3 == "basefs" {fo[$2] = $4; fk[$2] = $5}
+	$1 == "loop" && $3 == "samefs" {n++; o[n] = $4 / fo[$2]; k[n] = $5 / fk[$2]}
+	END {printf "  beside its watched policy directory, against no daemon there:  %8.3f %8.3f\n", med(o, n), med(k, n)}' results.txt
 awk '$1 == "loop" && $3 == "base" {if (!lo || $4 < lo) lo = $4; if ($4 > hi) hi = $4}
 	END {printf "noise: the baseline open/close varied between rounds by %.3fx\n", hi / lo}' results.txt
 echo
