@@ -170,6 +170,14 @@ demo: deps
 	tests/vm/demo.sh $(BUILD)/agentcage
 
 # benchmarks (make bench)
+# The floor's hooks: every LSM hook of agentcage's own objects, read from
+# them, so that the floor cannot miss a hook added since (bench/empty.bpf.c)
+LLVM_OBJDUMP ?= llvm-objdump
+$(BUILD)/floor-hooks.h: $(BUILD)/cage.bpf.o $(BUILD)/net.bpf.o
+	$(LLVM_OBJDUMP) -t $^ | sed -n 's/.* F lsm\/\([a-z0-9_]*\)[[:space:]].*/EMPTY(\1)/p' | sort -u > $@.tmp
+	test -s $@.tmp && mv $@.tmp $@
+$(BUILD)/empty.bpf.o: $(BUILD)/floor-hooks.h
+$(BUILD)/empty.bpf.o: BPF_CFLAGS += -I$(BUILD)
 $(BUILD)/bench/floor.o: $(BUILD)/empty.skel.h
 $(BUILD)/bench-floor: $(BUILD)/bench/floor.o
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -lbpf -lelf -lz -o $@
@@ -186,7 +194,7 @@ bench: deps
 	ic=$${VM_ICOUNT:-1}; VM_ICOUNT=$$ic VM_OUT=$(abspath $(BUILD))/vm/out-daemon-bench VM_LOG=$(abspath $(BUILD))/vm/daemon-bench.log \
 		tests/vm/vm.sh run $(CURDIR)/bench/daemon-bench.sh $(CURDIR) $$([ $$ic = 1 ] && echo icount || echo wall) \
 		ROUNDS="$${ROUNDS:-}" RELOADS="$${RELOADS:-}" RULES="$${RULES:-}" CAGES="$${CAGES:-}" \
-		POLL_US="$${POLL_US:-}" NOFILE="$${NOFILE:-}" N_OPEN="$${N_OPEN:-}" N_CREATE="$${N_CREATE:-}"
+		POLL_US="$${POLL_US:-}" NOFILE="$${NOFILE:-}" N_OPEN="$${N_OPEN:-}" N_CREATE="$${N_CREATE:-}" N_SYS="$${N_SYS:-}"
 
 clean:
 	rm -rf $(BUILD)

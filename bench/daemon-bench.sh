@@ -24,20 +24,21 @@
 # The second argument "icount": the guest's clock counts instructions
 # (1 us = 1,000 instructions); "wall": emulated wall-clock time.
 set -u
-# Later arguments NAME=VALUE set ROUNDS, RELOADS, RULES, CAGES, POLL_US, NOFILE, N_OPEN
-# or N_CREATE (an empty VALUE keeps the default): the environment does not
+# Later arguments NAME=VALUE set ROUNDS, RELOADS, RULES, CAGES, POLL_US, NOFILE, N_OPEN,
+# N_CREATE or N_SYS (an empty VALUE keeps the default): the environment does not
 # reach the VM's guest.
 repo=${1:-/work/main} clock=${2:-wall}
 shift 2 2>/dev/null || shift $#
 for a in "$@"; do
 	case $a in
-	ROUNDS=?*|RELOADS=?*|RULES=?*|CAGES=?*|POLL_US=?*|NOFILE=?*|N_OPEN=?*|N_CREATE=?*) export "${a%%=*}=${a#*=}" ;;
-	ROUNDS=|RELOADS=|RULES=|CAGES=|POLL_US=|NOFILE=|N_OPEN=|N_CREATE=) ;;
+	ROUNDS=?*|RELOADS=?*|RULES=?*|CAGES=?*|POLL_US=?*|NOFILE=?*|N_OPEN=?*|N_CREATE=?*|N_SYS=?*) export "${a%%=*}=${a#*=}" ;;
+	ROUNDS=|RELOADS=|RULES=|CAGES=|POLL_US=|NOFILE=|N_OPEN=|N_CREATE=|N_SYS=) ;;
 	*) echo "daemon-bench: unknown argument $a" >&2; exit 2 ;;
 	esac
 done
 ROUNDS=${ROUNDS:-5} RELOADS=${RELOADS:-9} RULES=${RULES:-10000} CAGES=${CAGES:-1000}
 POLL_US=${POLL_US:-1000} NOFILE=${NOFILE:-8192} N_OPEN=${N_OPEN:-20000} N_CREATE=${N_CREATE:-10000}
+N_SYS=${N_SYS:-20000}
 D=$(mktemp -d /run/dbench.XXXXXX); cd "$D"   # /run is a tmpfs in the VM
 # The programs timed run from this tmpfs: a page read through the host's 9p
 # share leaves the guest idle, and an idle guest's clock under icount jumps
@@ -178,7 +179,16 @@ for i in $(seq -f %04g 1 $CAGES); do
 	printf 'name: dbc%s\nfiles:\n  read: [/usr, /lib, /lib64, /etc, /srv/db/%s]\n  write: [/tmp/db/%s]\nexec:\n  allow: [/usr/bin]\n' \
 		$i $i $i > many/c$i.yaml
 done
-loops() { echo "$($LOOPS open $N_OPEN "$D") $($LOOPS create $N_CREATE "$D")"; }
+# The loops run on a tmpfs of their own. The daemon's inotify watch on its
+# policy directory (here on $D's tmpfs) makes every open and close on that
+# file system call fsnotify (__fsnotify_parent; the last ratio shows it),
+# which is the kernel's cost of any watch there, not the programs'; on a
+# real root file system some watch is always there, in the baseline too.
+# Two more loops per round run beside the policy directory, one with no
+# daemon ("basefs") and one with it ("samefs"): the watch's cost apart.
+mkdir -p loopfs && mount -t tmpfs -o size=64m bench-loops loopfs || fail "cannot mount a tmpfs"
+L=$D/loopfs
+loops() { echo "$($LOOPS open $N_OPEN "${1:-$L}") $($LOOPS create $N_CREATE "${1:-$L}")"; }
 # kernel memory in kB: unreclaimable slab, per-CPU and vmalloc (not the
 # reclaimable slab, dentries and inodes, nor drop_caches, which would send
 # the next exec through 9p again)
@@ -186,7 +196,10 @@ kmem() { awk '/^(SUnreclaim|Percpu|VmallocUsed):/ {s += $2} END {print s}' /proc
 loops > /dev/null   # warm up
 for r in $(seq 1 $ROUNDS); do
 	echo "loop $r base $(loops)" >> results.txt
-	coproc FL { exec $FLOOR; }; read -r _ <&"${FL[0]}"
+	echo "loop $r basefs $(loops "$D")" >> results.txt
+	coproc FL { exec $FLOOR; }; read -r fl <&"${FL[0]}"
+	[ "${fl%% *}" = attached ] || fail "the floor did not load"
+	[ $r = 1 ] && echo "floorinfo $fl" >> results.txt
 	echo "loop $r floor $(loops)" >> results.txt
 	eval "exec ${FL[1]}>&-"; wait $FL_PID 2>/dev/null
 	k0=$(kmem)
@@ -194,6 +207,7 @@ for r in $(seq 1 $ROUNDS); do
 	n=$(grep -o '"name": *"dbc' ls.json | wc -l)
 	[ "$n" = "$CAGES" ] || fail "$n cages of $CAGES"
 	echo "loop $r daemon $(loops)" >> results.txt
+	echo "loop $r samefs $(loops "$D")" >> results.txt
 	k1=$(kmem)
 	ml=0
 	for m in "$PINS"/map-*; do
@@ -216,10 +230,17 @@ done
 # Where the uncaged open/close's cost goes: the kernel's count of the time in
 # each program (bpf_stats) over one more uncaged loop with the CAGES cages.
 # Timing every call has a cost of its own: not one of the rounds above.
+# The same for the ioctl loop (FIONREAD on a pipe: file_ioctl) and the setuid
+# loop (CAP_SETUID: capable), N_SYS calls each, counted apart: the
+# programs' counts are read before and after each loop.
 start_daemon many
 sysctl -q kernel.bpf_stats_enabled=1
-$LOOPS open $N_OPEN "$D" > /dev/null
-bpftool prog show -j > progs.json
+for l in open ioctl cap; do
+	bpftool prog show -j > progs-$l-0.json
+	n=$N_SYS; [ $l = open ] && n=$N_OPEN
+	$LOOPS $l $n "$L" > /dev/null || fail "the $l loop failed"
+	bpftool prog show -j > progs-$l.json
+done
 sysctl -q kernel.bpf_stats_enabled=0
 stop_daemon
 
@@ -244,10 +265,11 @@ echo "  the largest pinned maps (memlock, bytes):"
 sort -k3 -rn results.txt | awk '$1 == "map" {printf "    %-28s %12d\n", $2, $3}' | head -n 8
 echo
 echo "uncaged loops, ns per op, median of $ROUNDS rounds (open/close, create/unlink):"
-for c in base floor daemon; do
+for c in base floor daemon basefs samefs; do
 	awk -v c=$c "$MED"'$1 == "loop" && $3 == c {n++; o[n] = $4; k[n] = $5}
 	END {printf "  %-44s %8d %8d\n", c, med(o, n), med(k, n)}' results.txt
 done
+echo "(the floor: empty programs, $(awk '$1 == "floorinfo" {print $3, $4, $5; exit}' results.txt) hooks of agentcage's objects)"
 echo "ratios against the same round's baseline, median of $ROUNDS rounds:"
 for c in floor daemon; do
 	awk -v c=$c "$MED"'$1 == "loop" && $3 == "base" {bo[$2] = $4; bk[$2] = $5}
@@ -257,15 +279,27 @@ done
 awk "$MED"'$1 == "loop" && $3 == "floor" {fo[$2] = $4; fk[$2] = $5}
 	$1 == "loop" && $3 == "daemon" {n++; o[n] = $4 / fo[$2]; k[n] = $5 / fk[$2]}
 	END {printf "  daemon against the floor of the same round:  %8.3f %8.3f  (target: within 1.02)\n", med(o, n), med(k, n)}' results.txt
+awk "$MED"'$1 == "loop" && $3 == "basefs" {fo[$2] = $4; fk[$2] = $5}
+	$1 == "loop" && $3 == "samefs" {n++; o[n] = $4 / fo[$2]; k[n] = $5 / fk[$2]}
+	END {printf "  beside its watched policy directory, against no daemon there:  %8.3f %8.3f\n", med(o, n), med(k, n)}' results.txt
 awk '$1 == "loop" && $3 == "base" {if (!lo || $4 < lo) lo = $4; if ($4 > hi) hi = $4}
 	END {printf "noise: the baseline open/close varied between rounds by %.3fx\n", hi / lo}' results.txt
 echo
-echo "uncaged open/close with the $CAGES cages, time in each program per call, from bpf_stats"
-echo "(ns; includes the timing itself; the calls of the whole guest during $N_OPEN opens):"
-python3 -c '
+echo "uncaged loops with the $CAGES cages, time in each program per call, from bpf_stats"
+echo "(ns; includes the timing itself; the calls of the whole guest during each loop):"
+for l in open ioctl cap; do
+	n=$N_SYS; [ $l = open ] && n=$N_OPEN
+	echo " $l, $n calls:"
+	python3 -c '
 import json, sys
-for p in json.load(open(sys.argv[1])):
-    if p.get("run_cnt"):
-        print("  %-24s %9d calls %8.0f ns" % (p.get("name", "?"), p["run_cnt"], p["run_time_ns"] / p["run_cnt"]))' progs.json
+before = {p["id"]: p for p in json.load(open(sys.argv[1]))}
+for p in json.load(open(sys.argv[2])):
+    b = before.get(p["id"], {})
+    n = p.get("run_cnt", 0) - b.get("run_cnt", 0)
+    t = p.get("run_time_ns", 0) - b.get("run_time_ns", 0)
+    if n > 0:
+        print("  %-24s %9d calls %8.0f ns" % (p.get("name", "?"), n, t / n))' progs-$l-0.json progs-$l.json
+done
 cp results.txt /results/daemon-bench-results.txt 2>/dev/null
+umount "$L" 2>/dev/null
 exit 0

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -306,11 +307,55 @@ static void fill_key(struct ac_key *k, uint32_t policy, const struct rule *r)
 	memcpy(k->path, r->key, r->len);
 }
 
+/* Rules go into the kernel in batches (BPF_MAP_UPDATE_BATCH and
+ * BPF_MAP_DELETE_BATCH, 5.6 on): one system call, and one pass of the
+ * bpf() hooks, per BATCH rules instead of per rule; a kernel that has no
+ * batch operations for the map (or memory short for the batch) gets them
+ * one at a time, as before. The order of the rules is the same. */
+#define BATCH 256
+
+struct batch {
+	struct ac_key k[BATCH];
+	uint32_t v[BATCH];
+};
+
+static size_t fill_batch(struct batch *b, uint32_t policy, const struct rule *r, size_t n)
+{
+	size_t m = n < BATCH ? n : BATCH;
+
+	for (size_t i = 0; i < m; i++) {
+		fill_key(&b->k[i], policy, &r[i]);
+		b->v[i] = r[i].cls;
+	}
+	return m;
+}
+
+static int no_batch(int err)
+{
+	return err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP || err == -524 /* ENOTSUPP */;
+}
+
 static int put(int fd, uint32_t policy, const struct rule *r, size_t n)
 {
+	struct batch *b = n > 1 ? malloc(sizeof(*b)) : NULL;
 	struct ac_key k;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	while (b && i < n) {
+		__u32 m = fill_batch(b, policy, r + i, n - i);
+		int err = bpf_map_update_batch(fd, b->k, b->v, &m, NULL);
+
+		if (err && no_batch(err) && m == 0)
+			break;            /* one at a time, from i on */
+		i += m;
+		if (err) {
+			free(b);
+			errno = -err;
+			return -1;
+		}
+	}
+	free(b);
+	for (; i < n; i++) {
 		fill_key(&k, policy, &r[i]);
 		if (bpf_map_update_elem(fd, &k, &r[i].cls, BPF_ANY))
 			return -1;
@@ -318,11 +363,25 @@ static int put(int fd, uint32_t policy, const struct rule *r, size_t n)
 	return 0;
 }
 
+/* every rule of r that is in the map goes; one that is not is no error */
 static void del(int fd, uint32_t policy, const struct rule *r, size_t n)
 {
+	struct batch *b = n > 1 ? malloc(sizeof(*b)) : NULL;
 	struct ac_key k;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	while (b && i < n) {
+		__u32 m = fill_batch(b, policy, r + i, n - i);
+		int err = bpf_map_delete_batch(fd, b->k, &m, NULL);
+
+		if (err && no_batch(err) && m == 0)
+			break;
+		i += m;
+		if (err && i < n)
+			i++;              /* the batch stopped at r[i] (not in the map): skip it */
+	}
+	free(b);
+	for (; i < n; i++) {
 		fill_key(&k, policy, &r[i]);
 		bpf_map_delete_elem(fd, &k);
 	}
