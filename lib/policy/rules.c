@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "policy/rules.h"
 
 size_t rules_key(const char *path, size_t len, char *out)
@@ -198,18 +200,59 @@ static int add(struct rule **list, size_t *n, struct keyidx *x, const char *path
 	return add_rule(list, n, x, &r);
 }
 
+/* The directory of the last path resolved, and what it resolved to: the
+ * paths of a policy come in runs under one directory, which is then
+ * resolved once (realpath reads every component's link, about two system
+ * calls a rule), not once a rule. */
+struct realmemo {
+	char dir[PATH_MAX], real[PATH_MAX];
+	enum { MEMO_NONE, MEMO_REAL, MEMO_MISSING } state;
+};
+
+/* realpath(path), the same answer, through the memo of path's directory:
+ * a missing directory (ENOENT, ENOTDIR) has no entries; in a resolved one
+ * an entry that is not a symlink is the resolved directory and its name.
+ * Anything else (a symlink, ".", "..", an error of another kind) is
+ * realpath's own. NULL when path does not resolve. */
+static char *resolve(struct realmemo *m, const char *path, char *out)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : "";
+	size_t dl = slash ? (size_t)(slash - path) : 0;
+	struct stat st;
+
+	if (!dl || !*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return realpath(path, out);
+	if (m->state == MEMO_NONE || strlen(m->dir) != dl || strncmp(m->dir, path, dl)) {
+		memcpy(m->dir, path, dl);
+		m->dir[dl] = 0;
+		m->state = realpath(m->dir, m->real) ? MEMO_REAL :
+			   errno == ENOENT || errno == ENOTDIR ? MEMO_MISSING : MEMO_NONE;
+	}
+	if (m->state == MEMO_MISSING)
+		return NULL;
+	if (m->state == MEMO_NONE)
+		return realpath(path, out);
+	if (lstat(path, &st))
+		return errno == ENOENT || errno == ENOTDIR ? NULL : realpath(path, out);
+	if (S_ISLNK(st.st_mode) ||
+	    snprintf(out, PATH_MAX, "%s/%s", strcmp(m->real, "/") ? m->real : "", base) >= PATH_MAX)
+		return realpath(path, out);
+	return out;
+}
+
 static int add_list(const struct plist *pl, uint32_t cls, struct rule **list, size_t *n,
 		    struct keyidx *x, const struct rule_vars *v, int resolve_links, char *err,
 		    size_t errlen)
 {
 	char path[PATH_MAX], real[PATH_MAX];
+	struct realmemo memo = { .state = MEMO_NONE };
 
 	for (size_t i = 0; i < pl->n; i++) {
 		if (rules_expand(pl->items[i], v, path, sizeof(path), err, errlen))
 			return -1;
 		if (add(list, n, x, path, cls))
 			goto oom;
-		if (resolve_links && realpath(path, real) && strcmp(real, path)) {
+		if (resolve_links && resolve(&memo, path, real) && strcmp(real, path)) {
 			if (strlen(real) > AC_RULE_MAX) {
 				snprintf(err, errlen, "'%s' resolves to '%s', longer than %d bytes",
 					 path, real, AC_RULE_MAX);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "policy/policy.h"
 #include "policy/rules.h"
@@ -251,4 +253,68 @@ Test(rules, own_tty_granted_alone)
 	cr_assert_eq(rules_file_class(&rs, "/dev/pts/4"), AC_DENY);
 	cr_assert_eq(rules_file_class(&rs, "/dev/pts"), AC_DENY);
 	cr_assert_eq(rules_file_class(&rs, "/dev/tty"), AC_DENY);
+}
+
+/* the symlink-free forms the compiler adds (resolve_links), through its
+ * memo of a directory, are exactly those of realpath(3) itself */
+Test(rules, resolve_links_as_realpath)
+{
+	static const char *const rel[] = {
+		"link/dir/file", "link/dir/flink", "link/dir/dangling", "link/dir/missing",
+		"link/dir/sub", "link/dir/sub/deeper", "nodir/a",
+		"nodir/b", "real/afile/x", "real/afile", "link", "real/dir/file", "loop/a",
+		"link/dir/file", "dlink/x", "link/dir/dlink2/file",
+	};
+	enum { N = sizeof(rel) / sizeof(rel[0]) };
+	char t[] = "/tmp/ac-resolve-XXXXXX", p[PATH_MAX], err[512], *text;
+	char forms[2 * N][PATH_MAX];
+	size_t nforms = 0, len = 0;
+	struct rule_vars v = { 0 };
+	FILE *f;
+
+	cr_assert(mkdtemp(t));
+	snprintf(p, sizeof(p), "mkdir -p %s/real/dir/sub && touch %s/real/dir/file %s/real/afile && "
+		 "ln -s real %s/link && ln -s file %s/real/dir/flink && ln -s nowhere "
+		 "%s/real/dir/dangling && ln -s loop %s/loop && ln -s real/dir %s/dlink && "
+		 "ln -s ../dir %s/real/dir/dlink2", t, t, t, t, t, t, t, t, t);
+	cr_assert_eq(system(p), 0);
+	f = open_memstream(&text, &len);
+	fprintf(f, "files:\n  read: [");
+	for (size_t i = 0; i < N; i++)
+		fprintf(f, "%s'%s/%s'", i ? ", " : "", t, rel[i]);
+	fprintf(f, "]\n");
+	fclose(f);
+	cr_assert_eq(policy_parse("t.yaml", text, strlen(text), &pol, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rules_compile(&pol, &v, 1, &rs, err, sizeof(err)), 0, "%s", err);
+	/* what realpath says: every path, and its resolved form where it has one */
+	for (size_t i = 0; i < N; i++) {
+		char norm[PATH_MAX], real[PATH_MAX];
+		const char *add[2] = { norm, NULL };
+
+		snprintf(p, sizeof(p), "%s/%s", t, rel[i]);
+		cr_assert_eq(rules_expand(p, &v, norm, sizeof(norm), err, sizeof(err)), 0, "%s", err);
+		if (realpath(norm, real) && strcmp(real, norm))
+			add[1] = real;
+		for (int k = 0; k < 2 && add[k]; k++) {
+			size_t j = 0;
+
+			while (j < nforms && strcmp(forms[j], add[k]))
+				j++;
+			if (j == nforms)
+				snprintf(forms[nforms++], PATH_MAX, "%s", add[k]);
+		}
+	}
+	for (size_t j = 0; j < nforms; j++) {
+		char key[AC_KEY_PATH + 1];
+		size_t kl = rules_key(forms[j], strlen(forms[j]), key);
+		int found = 0;
+
+		for (size_t r = 0; r < rs.nfiles && !found; r++)
+			found = rs.files[r].len == kl && !memcmp(rs.files[r].key, key, kl);
+		cr_assert(found, "%s has no rule", forms[j]);
+	}
+	cr_assert_eq(rs.nfiles, nforms, "%zu rules for %zu forms", rs.nfiles, nforms);
+	free(text);
+	snprintf(p, sizeof(p), "rm -rf %s", t);
+	cr_assert_eq(system(p), 0);
 }
