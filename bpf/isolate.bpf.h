@@ -141,9 +141,32 @@ static __always_inline int refuse_outside(struct task_struct *target, __u32 op, 
 			       with_target);
 }
 
+/* migrate_pages and move_pages of another task ask for ptrace read access
+ * before task_movememory: the system call the task is in tells them apart
+ * from a read of the task's memory, so that their refusal is reported as
+ * what the task tried, a change of the target's memory placement (op
+ * sched, as task_movememory's own). x86_64 numbers, and those of the 32-bit
+ * (ia32) and x32 ABIs, which a root agent may call too; none of the numbers
+ * is, in another ABI, a system call that asks for ptrace access. Elsewhere
+ * the refusal stays ptrace. */
+static __always_inline bool in_movememory_syscall(void)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	long nr = BPF_CORE_READ(regs, orig_ax) & ~0x40000000L;   /* __X32_SYSCALL_BIT */
+
+	return nr == 256 || nr == 279 ||        /* x86_64 migrate_pages, move_pages */
+	       nr == 294 || nr == 317 ||        /* ia32 */
+	       nr == 533;                       /* x32 move_pages (migrate_pages: 256) */
+#else
+	return false;
+#endif
+}
+
 /* Every mode, read included: /proc/PID/environ, maps, fd, cwd, root, ns
  * (PTRACE_MODE_READ), mem, process_vm_readv/writev, pidfd_getfd, setns by
- * pidfd, ptrace itself (ATTACH), kcmp (READ, both tasks); the event's arg is
+ * pidfd, ptrace itself (ATTACH), kcmp (READ, both tasks), migrate_pages and
+ * move_pages (READ; op sched, see above); the event's arg is
  * the target's pid. A check the kernel makes for
  * itself with PTRACE_MODE_NOAUDIT (the wchan and stack fields of
  * /proc/PID/stat, which every `ps` reads) is refused without an event: it
@@ -161,7 +184,8 @@ int BPF_PROG(ac_ptrace_access_check, struct task_struct *child, unsigned int mod
 		return 0;
 	if (mode & PTRACE_MODE_NOAUDIT_)
 		return c->audit ? 0 : -EPERM;
-	return isolate_verdict(c, cgid, AC_OP_PTRACE, BPF_CORE_READ(child, pid), true);
+	return isolate_verdict(c, cgid, in_movememory_syscall() ? AC_OP_SCHED : AC_OP_PTRACE,
+			       BPF_CORE_READ(child, pid), true);
 }
 
 /* /proc/<pid> of a task outside the cage, read included, whatever the
@@ -251,7 +275,8 @@ int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, i
  *    sched_setaffinity;
  *  - task_setrlimit: setrlimit, prlimit64 with a new limit (task_prlimit
  *    sees only credentials);
- *  - task_movememory: migrate_pages, move_pages of another process. */
+ *  - task_movememory: migrate_pages, move_pages of another process (whose
+ *    ptrace check, which comes first, reports as sched too). */
 SEC("lsm/task_setnice")
 int BPF_PROG(ac_task_setnice, struct task_struct *p, int nice, int ret)
 {
