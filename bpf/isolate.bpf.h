@@ -249,16 +249,23 @@ static __always_inline int isolate_proc_open(struct ac_cage *c, __u64 cgid, stru
 
 /* kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo and
  * pidfd_send_signal all reach check_kill_permission -> task_kill. Signal 0
- * (does the task exist?) delivers nothing. */
+ * (does the task exist?) delivers nothing. The event's arg is the signal,
+ * as for a delivery through a file's owner (file_send_sigiotask). */
 SEC("lsm/task_kill")
 int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
 	     const struct cred *cred, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
 	if (!sig)
 		return 0;
-	return refuse_outside(p, AC_OP_SIGNAL, false);
+	c = current_cage(&cgid);
+	if (!c || task_in_cage(p, cgid))
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
 }
 
 /* Another task's scheduling, limits and memory placement: a caged root
@@ -417,7 +424,10 @@ int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct
 			return -EPERM;   /* the cage is gone; its files still say nothing outside */
 		return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
 	}
-	return refuse_outside(tsk, AC_OP_SIGNAL, false);
+	c = current_cage(&cgid);
+	if (!c || task_in_cage(tsk, cgid))
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
 }
 
 /* ---- terminals ---- */
