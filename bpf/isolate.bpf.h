@@ -14,7 +14,8 @@
  *    owner (F_SETOWN, O_ASYNC, SIGURG);
  *  - no change of the scheduling, I/O priority, CPU affinity, resource
  *    limits or memory placement of a task outside the cage;
- *  - no typing into a terminal (TIOCSTI, TIOCLINUX).
+ *  - no typing into a terminal (TIOCSTI, TIOCLINUX), no change of a
+ *    virtual console's keyboard or display (KD*, VT* ioctls).
  * Included by cage.bpf.c; every program finds the cage first, or tests a
  * cheap argument before that, so an uncaged task pays at most one lookup. */
 #ifndef AGENTCAGE_ISOLATE_BPF_H
@@ -437,10 +438,36 @@ int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct
  * with the caller of agentcage, the next command the user's shell reads.
  * 0 or the verdict; the lead merges this into one file_ioctl program with
  * the other ioctl checks. */
+/* A virtual console's keyboard and display are the machine's, not one
+ * terminal's: its keymap and function-key strings (KDSKBENT, KDSKBSENT: a
+ * key bound to a string types it, later, into whichever console the user
+ * is on), keyboard mode, repeat rate, LEDs, fonts and colour maps, its
+ * display mode, and console switching and locking (VT_*). A cage reaches a
+ * console only through a descriptor it inherited (agentcage --no-pty on a
+ * console; the device program refuses opening one), and a root agent has
+ * the CAP_SYS_TTY_CONFIG these ask for: every KD and VT command changes
+ * something but the reads below. */
+static __always_inline bool vt_ioctl_changes(unsigned int cmd)
+{
+	if ((cmd >> 8) != 0x4b && (cmd >> 8) != 0x56)
+		return false;       /* also: a command with a size or direction */
+	switch (cmd) {
+	case 0x4b31: case 0x4b33: case 0x4b3b: case 0x4b40:   /* KDGETLED, KDGKBTYPE, KDGETMODE, GIO_SCRNMAP */
+	case 0x4b44: case 0x4b46: case 0x4b48: case 0x4b4a:   /* KDGKBMODE, KDGKBENT, KDGKBSENT, KDGKBDIACR */
+	case 0x4b4c: case 0x4b60: case 0x4b62: case 0x4b64:   /* KDGETKEYCODE, GIO_FONT, KDGKBMETA, KDGKBLED */
+	case 0x4b66: case 0x4b69: case 0x4b6b: case 0x4b70:   /* GIO_UNIMAP, GIO_UNISCRNMAP, GIO_FONTX, GIO_CMAP */
+	case 0x4bfa:                                          /* KDGKBDIACRUC */
+	case 0x5600: case 0x5601: case 0x5603: case 0x5607:   /* VT_OPENQRY, VT_GETMODE, VT_GETSTATE, VT_WAITACTIVE */
+	case 0x560d: case 0x560e:                             /* VT_GETHIFONTMASK, VT_WAITEVENT */
+		return false;
+	}
+	return true;
+}
+
 static __always_inline int isolate_ioctl(struct ac_cage *c, __u64 cgid, struct file *file,
 					 unsigned int cmd)
 {
-	if (cmd != TIOCSTI_ && cmd != TIOCLINUX_)
+	if (cmd != TIOCSTI_ && cmd != TIOCLINUX_ && !vt_ioctl_changes(cmd))
 		return 0;
 	return isolate_verdict(c, cgid, AC_OP_IOCTL, cmd, true);
 }
