@@ -14,7 +14,8 @@
  *    owner (F_SETOWN, O_ASYNC, SIGURG);
  *  - no change of the scheduling, I/O priority, CPU affinity, resource
  *    limits or memory placement of a task outside the cage;
- *  - no typing into a terminal (TIOCSTI, TIOCLINUX).
+ *  - no typing into a terminal (TIOCSTI, TIOCLINUX), no change of a
+ *    virtual console's keyboard or display (KD*, VT* ioctls).
  * Included by cage.bpf.c; every program finds the cage first, or tests a
  * cheap argument before that, so an uncaged task pays at most one lookup. */
 #ifndef AGENTCAGE_ISOLATE_BPF_H
@@ -141,9 +142,32 @@ static __always_inline int refuse_outside(struct task_struct *target, __u32 op, 
 			       with_target);
 }
 
+/* migrate_pages and move_pages of another task ask for ptrace read access
+ * before task_movememory: the system call the task is in tells them apart
+ * from a read of the task's memory, so that their refusal is reported as
+ * what the task tried, a change of the target's memory placement (op
+ * sched, as task_movememory's own). x86_64 numbers, and those of the 32-bit
+ * (ia32) and x32 ABIs, which a root agent may call too; none of the numbers
+ * is, in another ABI, a system call that asks for ptrace access. Elsewhere
+ * the refusal stays ptrace. */
+static __always_inline bool in_movememory_syscall(void)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	long nr = BPF_CORE_READ(regs, orig_ax) & ~0x40000000L;   /* __X32_SYSCALL_BIT */
+
+	return nr == 256 || nr == 279 ||        /* x86_64 migrate_pages, move_pages */
+	       nr == 294 || nr == 317 ||        /* ia32 */
+	       nr == 533;                       /* x32 move_pages (migrate_pages: 256) */
+#else
+	return false;
+#endif
+}
+
 /* Every mode, read included: /proc/PID/environ, maps, fd, cwd, root, ns
  * (PTRACE_MODE_READ), mem, process_vm_readv/writev, pidfd_getfd, setns by
- * pidfd, ptrace itself (ATTACH), kcmp (READ, both tasks); the event's arg is
+ * pidfd, ptrace itself (ATTACH), kcmp (READ, both tasks), migrate_pages and
+ * move_pages (READ; op sched, see above); the event's arg is
  * the target's pid. A check the kernel makes for
  * itself with PTRACE_MODE_NOAUDIT (the wchan and stack fields of
  * /proc/PID/stat, which every `ps` reads) is refused without an event: it
@@ -161,7 +185,8 @@ int BPF_PROG(ac_ptrace_access_check, struct task_struct *child, unsigned int mod
 		return 0;
 	if (mode & PTRACE_MODE_NOAUDIT_)
 		return c->audit ? 0 : -EPERM;
-	return isolate_verdict(c, cgid, AC_OP_PTRACE, BPF_CORE_READ(child, pid), true);
+	return isolate_verdict(c, cgid, in_movememory_syscall() ? AC_OP_SCHED : AC_OP_PTRACE,
+			       BPF_CORE_READ(child, pid), true);
 }
 
 /* /proc/<pid> of a task outside the cage, read included, whatever the
@@ -225,16 +250,23 @@ static __always_inline int isolate_proc_open(struct ac_cage *c, __u64 cgid, stru
 
 /* kill, tgkill, tkill, rt_sigqueueinfo, rt_tgsigqueueinfo and
  * pidfd_send_signal all reach check_kill_permission -> task_kill. Signal 0
- * (does the task exist?) delivers nothing. */
+ * (does the task exist?) delivers nothing. The event's arg is the signal,
+ * as for a delivery through a file's owner (file_send_sigiotask). */
 SEC("lsm/task_kill")
 int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
 	     const struct cred *cred, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
 	if (!sig)
 		return 0;
-	return refuse_outside(p, AC_OP_SIGNAL, false);
+	c = current_cage(&cgid);
+	if (!c || task_in_cage(p, cgid))
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
 }
 
 /* Another task's scheduling, limits and memory placement: a caged root
@@ -251,7 +283,8 @@ int BPF_PROG(ac_task_kill, struct task_struct *p, struct kernel_siginfo *info, i
  *    sched_setaffinity;
  *  - task_setrlimit: setrlimit, prlimit64 with a new limit (task_prlimit
  *    sees only credentials);
- *  - task_movememory: migrate_pages, move_pages of another process. */
+ *  - task_movememory: migrate_pages, move_pages of another process (whose
+ *    ptrace check, which comes first, reports as sched too). */
 SEC("lsm/task_setnice")
 int BPF_PROG(ac_task_setnice, struct task_struct *p, int nice, int ret)
 {
@@ -394,7 +427,10 @@ int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct
 			return -EPERM;   /* the cage is gone; its files still say nothing outside */
 		return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
 	}
-	return refuse_outside(tsk, AC_OP_SIGNAL, false);
+	c = current_cage(&cgid);
+	if (!c || task_in_cage(tsk, cgid))
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
 }
 
 /* ---- terminals ---- */
@@ -404,10 +440,36 @@ int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct
  * with the caller of agentcage, the next command the user's shell reads.
  * 0 or the verdict; the lead merges this into one file_ioctl program with
  * the other ioctl checks. */
+/* A virtual console's keyboard and display are the machine's, not one
+ * terminal's: its keymap and function-key strings (KDSKBENT, KDSKBSENT: a
+ * key bound to a string types it, later, into whichever console the user
+ * is on), keyboard mode, repeat rate, LEDs, fonts and colour maps, its
+ * display mode, and console switching and locking (VT_*). A cage reaches a
+ * console only through a descriptor it inherited (agentcage --no-pty on a
+ * console; the device program refuses opening one), and a root agent has
+ * the CAP_SYS_TTY_CONFIG these ask for: every KD and VT command changes
+ * something but the reads below. */
+static __always_inline bool vt_ioctl_changes(unsigned int cmd)
+{
+	if ((cmd >> 8) != 0x4b && (cmd >> 8) != 0x56)
+		return false;       /* also: a command with a size or direction */
+	switch (cmd) {
+	case 0x4b31: case 0x4b33: case 0x4b3b: case 0x4b40:   /* KDGETLED, KDGKBTYPE, KDGETMODE, GIO_SCRNMAP */
+	case 0x4b44: case 0x4b46: case 0x4b48: case 0x4b4a:   /* KDGKBMODE, KDGKBENT, KDGKBSENT, KDGKBDIACR */
+	case 0x4b4c: case 0x4b60: case 0x4b62: case 0x4b64:   /* KDGETKEYCODE, GIO_FONT, KDGKBMETA, KDGKBLED */
+	case 0x4b66: case 0x4b69: case 0x4b6b: case 0x4b70:   /* GIO_UNIMAP, GIO_UNISCRNMAP, GIO_FONTX, GIO_CMAP */
+	case 0x4bfa:                                          /* KDGKBDIACRUC */
+	case 0x5600: case 0x5601: case 0x5603: case 0x5607:   /* VT_OPENQRY, VT_GETMODE, VT_GETSTATE, VT_WAITACTIVE */
+	case 0x560d: case 0x560e:                             /* VT_GETHIFONTMASK, VT_WAITEVENT */
+		return false;
+	}
+	return true;
+}
+
 static __always_inline int isolate_ioctl(struct ac_cage *c, __u64 cgid, struct file *file,
 					 unsigned int cmd)
 {
-	if (cmd != TIOCSTI_ && cmd != TIOCLINUX_)
+	if (cmd != TIOCSTI_ && cmd != TIOCLINUX_ && !vt_ioctl_changes(cmd))
 		return 0;
 	return isolate_verdict(c, cgid, AC_OP_IOCTL, cmd, true);
 }
