@@ -207,10 +207,31 @@ static int add(struct rule **list, size_t *n, struct keyidx *x, const char *path
 struct realmemo {
 	char dir[PATH_MAX], real[PATH_MAX];
 	enum { MEMO_NONE, MEMO_REAL, MEMO_MISSING } state;
+	char gone[PATH_MAX];   /* a path that does not exist, whose parent does: "" or */
+	size_t gonelen;        /* nothing below it exists either */
 };
 
+/* dir does not exist: remember its highest ancestor that does not either */
+static void memo_gone(struct realmemo *m, const char *dir)
+{
+	char up[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	snprintf(up, sizeof(up), "%s", dir);
+	snprintf(m->gone, sizeof(m->gone), "%s", dir);
+	while ((slash = strrchr(up, '/')) && slash != up) {
+		*slash = 0;
+		if (!lstat(up, &st) || errno != ENOENT)
+			break;
+		snprintf(m->gone, sizeof(m->gone), "%s", up);
+	}
+	m->gonelen = strlen(m->gone);
+}
+
 /* realpath(path), the same answer, through the memo of path's directory:
- * a missing directory (ENOENT, ENOTDIR) has no entries; in a resolved one
+ * a missing directory (ENOENT, ENOTDIR) has no entries, nor has anything
+ * below its highest missing ancestor (ENOENT); in a resolved one
  * an entry that is not a symlink is the resolved directory and its name.
  * Anything else (a symlink, ".", "..", an error of another kind) is
  * realpath's own. NULL when path does not resolve. */
@@ -222,11 +243,15 @@ static char *resolve(struct realmemo *m, const char *path, char *out)
 
 	if (!dl || !*base || !strcmp(base, ".") || !strcmp(base, ".."))
 		return realpath(path, out);
+	if (m->gonelen && !strncmp(path, m->gone, m->gonelen) && path[m->gonelen] == '/')
+		return NULL;
 	if (m->state == MEMO_NONE || strlen(m->dir) != dl || strncmp(m->dir, path, dl)) {
 		memcpy(m->dir, path, dl);
 		m->dir[dl] = 0;
 		m->state = realpath(m->dir, m->real) ? MEMO_REAL :
 			   errno == ENOENT || errno == ENOTDIR ? MEMO_MISSING : MEMO_NONE;
+		if (m->state == MEMO_MISSING && errno == ENOENT)
+			memo_gone(m, m->dir);
 	}
 	if (m->state == MEMO_MISSING)
 		return NULL;

@@ -263,7 +263,9 @@ Test(rules, resolve_links_as_realpath)
 		"link/dir/file", "link/dir/flink", "link/dir/dangling", "link/dir/missing",
 		"link/dir/sub", "link/dir/sub/deeper", "nodir/a",
 		"nodir/b", "real/afile/x", "real/afile", "link", "real/dir/file", "loop/a",
-		"link/dir/file", "dlink/x", "link/dir/dlink2/file",
+		"link/dir/file", "dlink/x", "link/dir/dlink2/file", "nodir/x/y", "nodir/x/z",
+		"nodirect/uniq", "real/dir/dangling/x/y", "real/dir/dangling/x/z", "deep/a/b/c/d",
+		"deep/a/b/e", "link/dir/sub",
 	};
 	enum { N = sizeof(rel) / sizeof(rel[0]) };
 	char t[] = "/tmp/ac-resolve-XXXXXX", p[PATH_MAX], err[512], *text;
@@ -273,10 +275,10 @@ Test(rules, resolve_links_as_realpath)
 	FILE *f;
 
 	cr_assert(mkdtemp(t));
-	snprintf(p, sizeof(p), "mkdir -p %s/real/dir/sub && touch %s/real/dir/file %s/real/afile && "
+	snprintf(p, sizeof(p), "mkdir -p %s/real/dir/sub && touch %s/real/dir/file %s/real/afile %s/real/uniq && "
 		 "ln -s real %s/link && ln -s file %s/real/dir/flink && ln -s nowhere "
 		 "%s/real/dir/dangling && ln -s loop %s/loop && ln -s real/dir %s/dlink && "
-		 "ln -s ../dir %s/real/dir/dlink2", t, t, t, t, t, t, t, t, t);
+		 "ln -s ../dir %s/real/dir/dlink2 && ln -s real %s/nodirect", t, t, t, t, t, t, t, t, t, t, t);
 	cr_assert_eq(system(p), 0);
 	f = open_memstream(&text, &len);
 	fprintf(f, "files:\n  read: [");
