@@ -79,8 +79,8 @@ static void run_usage(FILE *f)
 	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
 	      "                     [--user USER] [--no-pty] [-v] -- CMD [ARG...]\n"
 	      "                     [--standalone | --socket PATH] -- CMD [ARG...]\n"
-	      "       agentcage run --cage NAME [--socket PATH] [--timeout DURATION] [--json] [-v]\n"
-	      "                     -- CMD [ARG...]\n"
+	      "       agentcage run --cage NAME [--socket PATH] [--timeout DURATION] [--no-pty]\n"
+	      "                     [--json] [-v] -- CMD [ARG...]\n"
 	      "Run CMD in its own cgroup; the kernel denies every file, exec and network\n"
 	      "access the policy does not grant and each violation is printed as it happens.\n"
 	      "  --policy FILE   YAML policy (default: the embedded policies/default.yaml)\n"
@@ -275,7 +275,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+p:m:je:vh", opts, NULL)) != -1) {
-		r->opt.standalone_only |= strchr("pmeDLPu", c) != NULL;
+		r->opt.standalone_only |= strchr("pmeDLu", c) != NULL;
 		switch (c) {
 		case 'C': r->opt.cage = optarg; break;
 		case 'S': r->opt.socket = optarg; break;
@@ -339,7 +339,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 	if (r->opt.cage && r->opt.standalone_only) {
 		diag_error_code(AC_E_USAGE, "--cage takes the policy, mode, user, limits and event "
 				"sinks of the daemon's cage; drop --policy, --mode, --events, "
-				"--dns-refresh, --no-limits, --user and --no-pty, or drop --cage");
+				"--dns-refresh, --no-limits and --user, or drop --cage");
 		return -1;
 	}
 	if (r->opt.standalone && (r->opt.cage || r->opt.socket)) {

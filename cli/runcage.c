@@ -12,12 +12,13 @@
  * standalone run (cli/launch.c: namespaces, user, capabilities, seccomp,
  * descriptors, environment), with the cage's policy's settings, except that
  * it joins the cage by asking the daemon, over a connection of its own, to
- * move it: the caller needs no privilege beyond the daemon's socket. CMD
- * keeps the caller's standard streams; events go to the daemon's sinks
- * (agentcage events --cage NAME).
+ * move it: the caller needs no privilege beyond the daemon's socket. As
+ * for a standalone run, CMD gets a pseudo-terminal of its own when stdin
+ * is a terminal (cli/pty.c; --no-pty: the caller's); events go to the
+ * daemon's sinks (agentcage events --cage NAME).
  *
- * With --policy, as a standalone run does: CMD gets a pseudo-terminal of
- * its own (cli/pty.c) and a private ${CAGE_TMP}, the cage's events are
+ * With --policy, as a standalone run does: a private ${CAGE_TMP}, its pty
+ * granted by name (the run's own policy), the cage's events are
  * printed on stderr (and --events FILE) as they come, from a subscription
  * made before CMD starts and read to its end (the daemon ends it after the
  * cage's last event, when the run is over), and SIGHUP re-reads FILE and
@@ -478,8 +479,10 @@ int run_cage(const struct run_cage_opts *o, char **cmd)
 	c.o = o;
 	c.run_fd = c.ev_fd = -1;
 	c.l.procs_fd = -1;
-	/* a named cage's policy does not grant a terminal of its own */
-	if (pty_open(&c.pty, o->cage || o->no_pty) || block_signals(&c, &old) ||
+	/* a pty of its own, as for a standalone run: nothing it does with its
+	 * terminal reaches the caller's (a named cage's policy, shared by its
+	 * runs, does not grant its name: it is used through the descriptors) */
+	if (pty_open(&c.pty, o->no_pty) || block_signals(&c, &old) ||
 	    (!o->cage && ephemeral_setup(&c)))
 		goto out;
 	if (!(reply = ask_run(&c)) || (!o->cage && subscribe(&c)) || prepare(&c, reply, cmd))

@@ -69,6 +69,19 @@ expect "  ... 126: exec denied by the policy (/usr/sbin is not in exec.allow)" 1
 expect "  ... (which runs outside the cage: its own status, 1)" 1 /usr/sbin/nologin
 expect "  ... 127: no such command" 127 run $ca --socket $SOCK -- no-such-command-$$
 expect "  ... 124: --timeout ran out" 124 run $ca --socket $SOCK --timeout 2 -- sleep 60
+# a terminal on stdin: a pty of its own, as for a standalone run; --no-pty: the caller's
+echo '[["expect","done"]]' > $T/rsteps.json
+ttyof() { python3 -c 'import json, re, sys
+r = json.loads(sys.argv[1]); m = re.search(r"^tty:(\S+)", r["out"].replace("\r", ""), re.M)
+print(r["status"], m.group(1) if m else "-", r["tty"], r["modes_same"])' "$1"; }
+res=$(python3 $repo/tests/vm/ptydrive.py $T/rsteps.json -- $AC run --cage $ca --socket $SOCK -- sh -c 'echo "tty:$(tty)"; echo done')
+read -r st1 agent outer same <<< "$(ttyof "$res")"
+[ "$st1" = 0 ] && case "$agent" in /dev/pts/*) [ "$agent" != "$outer" ];; *) false;; esac && [ "$same" = True ] \
+	&& ok "a terminal on stdin: the command gets a pty of its own ($agent, not the caller's $outer), modes restored" || no "run --cage pty" "$res"
+res=$(python3 $repo/tests/vm/ptydrive.py $T/rsteps.json -- $AC run --cage $ca --socket $SOCK --no-pty -- sh -c 'echo "tty:$(tty)"; echo done')
+read -r st1 agent outer same <<< "$(ttyof "$res")"
+[ "$st1" = 0 ] && [ "$agent" = "$outer" ] && ok "  ... --no-pty: the caller's terminal itself" || no "run --cage --no-pty" "$res"
+
 # (agentcage itself in the background, not a subshell around it)
 $AC run --cage $ca --socket $SOCK -- sleep 60 & c=$!
 for _ in $(seq 300); do cat $CG/$ca/run-*/cgroup.procs 2>/dev/null | grep -q . && break; sleep 0.1; done
