@@ -181,14 +181,16 @@ static void event_line(struct rc *c, const char *line)
 	json_object_put(o);
 }
 
-/* what the stream has sent; 0, or -1 when it closed */
-static int read_events(struct rc *c)
+/* what the stream has sent (wait: block, up to the socket's timeout); 0,
+ * or -1 when it closed (or, waiting, nothing came) */
+static int read_events(struct rc *c, int wait)
 {
 	ssize_t got;
 	char *nl;
 
-	got = recv(c->ev_fd, c->ev + c->evlen, sizeof(c->ev) - 1 - c->evlen, MSG_DONTWAIT);
-	if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
+	got = recv(c->ev_fd, c->ev + c->evlen, sizeof(c->ev) - 1 - c->evlen,
+		   wait ? 0 : MSG_DONTWAIT);
+	if (got == 0 || (got < 0 && (wait || (errno != EAGAIN && errno != EINTR))))
 		return -1;
 	if (got < 0)
 		return 0;
@@ -213,20 +215,8 @@ static void last_events(struct rc *c)
 	if (c->ev_fd < 0)
 		return;
 	setsockopt(c->ev_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	while (!c->ev_end) {
-		ssize_t got = recv(c->ev_fd, c->ev + c->evlen, sizeof(c->ev) - 1 - c->evlen, 0);
-
-		if (got <= 0)
-			break;
-		c->evlen += (size_t)got;
-		c->ev[c->evlen] = 0;
-		for (char *nl; (nl = memchr(c->ev, '\n', c->evlen));) {
-			*nl = 0;
-			event_line(c, c->ev);
-			c->evlen -= (size_t)(nl + 1 - c->ev);
-			memmove(c->ev, nl + 1, c->evlen);
-		}
-	}
+	while (!c->ev_end && !read_events(c, 1))
+		;
 	if (!c->ev_end)
 		diag_warn("the daemon did not confirm the cage's last events; some may not be "
 			  "shown (agentcage events --cage %s)", c->cage);
@@ -377,7 +367,7 @@ static int wait_cmd(struct rc *c, pid_t pid, unsigned time_limit)
 		for (int i = 0; i < n; i++) {
 			if (out[i].data.fd == c->run_fd)
 				run_conn(c, ep, timed_out);
-			else if (out[i].data.fd == c->ev_fd && read_events(c))
+			else if (out[i].data.fd == c->ev_fd && read_events(c, 0))
 				epoll_ctl(ep, EPOLL_CTL_DEL, c->ev_fd, NULL);
 			else if (out[i].data.fd == c->sfd)
 				signals(c, pid);
