@@ -333,6 +333,61 @@ static int add_unix(const struct plist *pl, struct ruleset *rs, struct keyidx *x
 	return 0;
 }
 
+/* the rules of a not found, or (same_key_other_value) found with another
+ * value, in b (indexed by bx), appended to *out */
+static int delta_side(const struct rule *a, size_t na, const struct rule *b,
+		      const struct keyidx *bx, int other_value, struct rule **out, size_t *n)
+{
+	for (size_t i = 0; i < na; i++) {
+		const struct rule *f = idx_find(bx, (struct rule *)b, a[i].key, a[i].len);
+		struct rule *grown;
+
+		if (f && (!other_value || f->cls == a[i].cls))
+			continue;
+		if (!(*n & (*n + 1))) {         /* 0, 1, 3, 7 ...: double the room */
+			if (!(grown = realloc(*out, (*n * 2 + 1) * sizeof(**out))))
+				return -1;
+			*out = grown;
+		}
+		(*out)[(*n)++] = a[i];
+	}
+	return 0;
+}
+
+static int index_of(struct keyidx *x, const struct rule *l, size_t n)
+{
+	if (idx_init(x, n))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		idx_place(x, l, i);
+	return 0;
+}
+
+int rules_delta(const struct rule *old, size_t nold, const struct rule *new, size_t nnew,
+		struct rule_delta *d)
+{
+	struct keyidx ox = { 0 }, nx = { 0 };
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	if (!index_of(&ox, old, nold) && !index_of(&nx, new, nnew) &&
+	    !delta_side(new, nnew, old, &ox, 1, &d->put, &d->nput) &&
+	    !delta_side(old, nold, new, &nx, 0, &d->del, &d->ndel))
+		ret = 0;
+	idx_free(&ox);
+	idx_free(&nx);
+	if (ret)
+		rules_delta_free(d);
+	return ret;
+}
+
+void rules_delta_free(struct rule_delta *d)
+{
+	free(d->put);
+	free(d->del);
+	memset(d, 0, sizeof(*d));
+}
+
 static const struct rule *longest(const struct rule *l, size_t n, const char *path);
 
 /* the longest rule of files (indexed by fx) covering the directory key

@@ -35,6 +35,20 @@ int rules_compile(const struct policy *p, const struct rule_vars *vars, int reso
 		  struct ruleset *rs, char *err, size_t errlen);
 void rules_free(struct ruleset *rs);
 
+/* What turns one array of rules into another (two tries, or two exec
+ * lists, of rules_compile's): put, the rules of the new array whose key
+ * the old one lacks or holds with another class; del, the rules of the old
+ * array whose key the new one lacks. A policy written into the maps as old
+ * becomes new with del deleted and put written, in either order. */
+struct rule_delta {
+	struct rule *put, *del;
+	size_t nput, ndel;
+};
+/* 0, or -1 (no memory) with d empty; rules_delta_free frees d */
+int rules_delta(const struct rule *old, size_t nold, const struct rule *new, size_t nnew,
+		struct rule_delta *d);
+void rules_delta_free(struct rule_delta *d);
+
 /* A policy path with its ${VAR}s expanded and normalised (no repeated or
  * trailing '/'), as the compiler stores it; -1 with err on a bad path. */
 int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t outlen,

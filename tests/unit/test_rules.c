@@ -320,3 +320,101 @@ Test(rules, resolve_links_as_realpath)
 	snprintf(p, sizeof(p), "rm -rf %s", t);
 	cr_assert_eq(system(p), 0);
 }
+
+/* a map of trie entries, as the kernel holds them: key -> value */
+struct sim {
+	struct rule r[256];
+	size_t n;
+};
+
+static struct rule *sim_find(struct sim *m, const struct rule *k)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->r[i].len == k->len && !memcmp(m->r[i].key, k->key, k->len))
+			return &m->r[i];
+	return NULL;
+}
+
+static void sim_put(struct sim *m, const struct rule *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rule *f = sim_find(m, &r[i]);
+
+		if (!f) {
+			cr_assert_lt(m->n, 256);
+			f = &m->r[m->n++];
+		}
+		*f = r[i];
+	}
+}
+
+static void sim_del(struct sim *m, const struct rule *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rule *f = sim_find(m, &r[i]);
+
+		cr_assert_not_null(f, "a deletion of a key the map lacks: %.*s", (int)r[i].len,
+				   r[i].key);
+		*f = m->r[--m->n];
+	}
+}
+
+/* the map is exactly l: every key of l with its value, nothing else */
+static void sim_is(struct sim *m, const struct rule *l, size_t n)
+{
+	cr_assert_eq(m->n, n);
+	for (size_t i = 0; i < n; i++) {
+		struct rule *f = sim_find(m, &l[i]);
+
+		cr_assert_not_null(f, "%.*s is missing", (int)l[i].len, l[i].key);
+		cr_assert_eq(f->cls, l[i].cls, "%.*s", (int)l[i].len, l[i].key);
+	}
+}
+
+/* Policy a's trie turned into b's by rules_delta: the result is b's trie
+ * exactly, and only what differs is written. */
+Test(rules, delta_turns_one_trie_into_another)
+{
+	static const char *a = "files:\n  read: [/usr, /etc]\n  write: [/srv/a, /srv/b, /srv/c/d]\n"
+			       "  deny: [/etc/shadow]\nexec:\n  allow: [/usr/bin/env, /bin/sh]\n";
+	static const char *b = "files:\n  read: [/usr, /etc, /srv/b]\n  write: [/srv/a, /srv/c/d, /srv/e]\n"
+			       "exec:\n  allow: [/usr/bin/env, /usr/bin/python3]\n";
+	struct ruleset ra;
+	struct rule_delta d, x;
+	static struct sim m, mx;
+
+	compile(a);
+	ra = rs;
+	memset(&rs, 0, sizeof(rs));
+	compile_free_again(b);
+	m.n = mx.n = 0;
+	sim_put(&m, ra.trie, ra.ntrie);
+	sim_put(&mx, ra.exec, ra.nexec);
+	cr_assert_eq(rules_delta(ra.trie, ra.ntrie, rs.trie, rs.ntrie, &d), 0);
+	cr_assert_eq(rules_delta(ra.exec, ra.nexec, rs.exec, rs.nexec, &x), 0);
+	sim_del(&m, d.del, d.ndel);
+	sim_put(&m, d.put, d.nput);
+	sim_del(&mx, x.del, x.ndel);
+	sim_put(&mx, x.put, x.nput);
+	sim_is(&m, rs.trie, rs.ntrie);
+	sim_is(&mx, rs.exec, rs.nexec);
+	/* /srv/b changed class, /srv/e came, /etc/shadow went, and markers
+	 * with them: a few entries, not the whole trie again */
+	cr_assert_gt(d.nput, 0);
+	cr_assert_gt(d.ndel, 0);
+	cr_assert_lt(d.nput + d.ndel, rs.ntrie);
+	cr_assert_eq(x.nput, 1);   /* python3 */
+	cr_assert_eq(x.ndel, 1);   /* /bin/sh */
+	rules_delta_free(&d);
+	rules_delta_free(&x);
+	/* nothing differs: nothing to write */
+	cr_assert_eq(rules_delta(rs.trie, rs.ntrie, rs.trie, rs.ntrie, &d), 0);
+	cr_assert_eq(d.nput + d.ndel, 0);
+	rules_delta_free(&d);
+	/* from nothing: everything is put */
+	cr_assert_eq(rules_delta(NULL, 0, rs.trie, rs.ntrie, &d), 0);
+	cr_assert_eq(d.nput, rs.ntrie);
+	cr_assert_eq(d.ndel, 0);
+	rules_delta_free(&d);
+	rules_free(&ra);
+}
