@@ -32,7 +32,7 @@ struct {
 /* What path_mknod let a task create, for its file_open (created_here) */
 struct created_mark {
 	__u64 dentry;
-	__u32 policy;
+	__u32 gen;       /* the cage's ac_cage.gen then */
 	__u32 pad;
 };
 
@@ -43,7 +43,7 @@ struct {
 	__type(value, struct created_mark);
 } created SEC(".maps");
 
-static __always_inline void remember_created(__u64 dentry, __u32 policy)
+static __always_inline void remember_created(__u64 dentry, __u32 gen)
 {
 	struct created_mark *m;
 
@@ -51,7 +51,7 @@ static __always_inline void remember_created(__u64 dentry, __u32 policy)
 				 dentry ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 	if (m) {
 		m->dentry = dentry;
-		m->policy = policy;
+		m->gen = gen;
 	}
 }
 
@@ -75,8 +75,8 @@ static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cg
  * no rule lies below that directory (the directory is the path up to
  * first->pos); then the class is remembered in the directory cache. */
 static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u64 cgid,
-				      __u32 policy, struct dentry *dentry, struct vfsmount *mnt,
-				      __u32 need, __u32 op, __u32 start, int len,
+				      __u32 policy, __u32 gen, struct dentry *dentry,
+				      struct vfsmount *mnt, __u32 need, __u32 op, __u32 start, int len,
 				      const struct walk_first *first, const struct dir_seqs *q)
 {
 	__u32 dlen, klen, val = 0, *v;
@@ -96,7 +96,7 @@ static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u6
 		return decide(c, s, cgid, &file_rules, policy, need, op, start, len);
 	if (!grants(val & AC_CLASS_MASK, need))
 		return verdict(c, s, cgid, op, start, len);
-	dir_fill(policy, s, dentry, mnt, first, q, val & AC_CLASS_MASK);
+	dir_fill(gen, s, dentry, mnt, first, q, val & AC_CLASS_MASK);
 	return 0;
 }
 
@@ -110,13 +110,13 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 {
 	struct walk_first first = {};
 	struct dir_seqs q = {};
-	__u32 start = 0, policy = c->policy;
+	__u32 start = 0, policy = c->policy, gen = c->gen;
 	struct scratch_cpu *pc;
 	struct scratch *s;
 	int len, r;
 
 	if (flags & CHECK_DIR) {
-		if (dir_cached(policy, dentry, mnt, need, &q)) {
+		if (dir_cached(gen, dentry, mnt, need, &q)) {
 			r = 0;
 			goto out;
 		}
@@ -130,13 +130,14 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 	if (len < 0)
 		r = verdict(c, s, cgid, op, 0, -1);
 	else if (q.ok)
-		r = decide_dir(c, s, cgid, policy, dentry, mnt, need, op, start, len, &first, &q);
+		r = decide_dir(c, s, cgid, policy, gen, dentry, mnt, need, op, start, len, &first,
+			       &q);
 	else
 		r = decide(c, s, cgid, rules, policy, need, op, start, len);
 	scratch_put(pc);
 out:
 	if (flags & CHECK_REMEMBER)
-		remember_created(r ? 0 : (__u64)dentry, policy);
+		remember_created(r ? 0 : (__u64)dentry, gen);
 	return r;
 }
 
@@ -204,7 +205,7 @@ static __always_inline bool created_here(struct ac_cage *c, struct file *file, _
 	if (!(mode & FMODE_CREATED_) || (file->f_flags & O_TMPFILE_))
 		return false;
 	m = bpf_task_storage_get(&created, bpf_get_current_task_btf(), 0, 0);
-	if (!m || m->dentry != (__u64)file->f_path.dentry || m->policy != c->policy)
+	if (!m || m->dentry != (__u64)file->f_path.dentry || m->gen != c->gen)
 		return false;
 	m->dentry = 0;
 	return true;

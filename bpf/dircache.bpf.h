@@ -13,7 +13,8 @@
  * - only filesystems whose directories move by rename alone: not network
  *   or FUSE filesystems, whose server can move a directory the dcache had
  *   forgotten, nor kernfs, proc or overlayfs;
- * - the policy id is the cage's current one (a reload makes a new id);
+ * - the generation is the cage's current one (ac_cage.gen: every switch of
+ *   policy makes a new one, while a policy id may come back);
  * - the task is in the mount namespace of the task whose walk filled it
  *   (that walk ended at its root; a task of another namespace reaching the
  *   same mount, through /proc/PID/root say, would get an unresolved walk).
@@ -29,7 +30,7 @@
 
 struct ac_dir_entry {
 	struct bpf_spin_lock lock;
-	__u32 policy;
+	__u32 gen;
 	__u32 cls;
 	__u32 rseq, mseq;
 	__u64 dentry, mnt;
@@ -87,10 +88,10 @@ struct dir_seqs {
 	bool ok;
 };
 
-/* Does the cache of dentry's directory grant `need` under policy? A miss, or
- * a class that does not grant it, leaves the decision (and its event, with
- * the path) to the walk; q keeps the counts for dir_fill. */
-static __always_inline bool dir_cached(__u32 policy, struct dentry *dentry, struct vfsmount *mnt,
+/* Does the cache of dentry's directory grant `need` in generation gen? A
+ * miss, or a class that does not grant it, leaves the decision (and its
+ * event, with the path) to the walk; q keeps the counts for dir_fill. */
+static __always_inline bool dir_cached(__u32 gen, struct dentry *dentry, struct vfsmount *mnt,
 				       __u32 need, struct dir_seqs *q)
 {
 	struct ac_dir_entry *e;
@@ -108,7 +109,7 @@ static __always_inline bool dir_cached(__u32 policy, struct dentry *dentry, stru
 		return false;
 	ns = task_mnt_ns();
 	bpf_spin_lock(&e->lock);
-	hit = e->policy == policy && e->rseq == q->rs && e->mseq == q->ms &&
+	hit = e->gen == gen && e->rseq == q->rs && e->mseq == q->ms &&
 	      e->dentry == (__u64)dir && e->mnt == (__u64)mnt && e->ns == ns;
 	cls = e->cls;
 	bpf_spin_unlock(&e->lock);
@@ -121,7 +122,7 @@ static __always_inline bool dir_cached(__u32 policy, struct dentry *dentry, stru
 /* After the walk: remember cls for dentry's directory when the walk's first
  * step went through that directory (so dentry is no mount root) and nothing
  * moved since q was read. */
-static __always_inline void dir_fill(__u32 policy, struct scratch *s, struct dentry *dentry,
+static __always_inline void dir_fill(__u32 gen, struct scratch *s, struct dentry *dentry,
 				     struct vfsmount *mnt, const struct walk_first *first,
 				     const struct dir_seqs *q, __u32 cls)
 {
@@ -140,7 +141,7 @@ static __always_inline void dir_fill(__u32 policy, struct scratch *s, struct den
 		return;
 	ns = task_mnt_ns();
 	bpf_spin_lock(&e->lock);
-	e->policy = policy;
+	e->gen = gen;
 	e->cls = cls;
 	e->rseq = q->rs;
 	e->mseq = q->ms;

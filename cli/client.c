@@ -290,10 +290,12 @@ static json_object *check_cage(json_object *c, int cages_fd)
 	else if (bpf_map_lookup_elem(cages_fd, &cgid, &v))
 		problem(pr, "cgroup id %llu is not in the cages map", (unsigned long long)cgid);
 	else if (v.policy != num(c, "policy_id") || v.net_policy != num(c, "net_policy_id") ||
-		 (int)v.audit != !strcmp(str(c, "mode"), "audit"))
-		problem(pr, "the cages map holds policy %u/%u (%s), the daemon expects %lld/%lld (%s)",
-			v.policy, v.net_policy, v.audit ? "audit" : "enforce",
-			(long long)num(c, "policy_id"), (long long)num(c, "net_policy_id"), str(c, "mode"));
+		 v.gen != num(c, "policy_gen") || (int)v.audit != !strcmp(str(c, "mode"), "audit"))
+		problem(pr, "the cages map holds policy %u/%u generation %u (%s), the daemon "
+			"expects %lld/%lld generation %lld (%s)", v.policy, v.net_policy, v.gen,
+			v.audit ? "audit" : "enforce", (long long)num(c, "policy_id"),
+			(long long)num(c, "net_policy_id"), (long long)num(c, "policy_gen"),
+			str(c, "mode"));
 	check_cgroup_link(pr, str(c, "pins"), "egress", cgid);
 	check_cgroup_link(pr, str(c, "pins"), "ingress", cgid);
 	check_cgroup_link(pr, str(c, "pins"), "device", cgid);

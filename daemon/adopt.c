@@ -25,8 +25,12 @@
 #include "daemon.h"
 
 struct dstate {
-	uint64_t a, b;   /* key 0: a = last policy id; key cgid: a = generation, b = file hash */
+	uint64_t a, b;   /* key 0: a = last policy id, b = flags; key cgid: a = generation,
+	                  * b = file hash */
 };
+/* The programs tag their caches with ac_cage.gen (struct loader's
+ * reuse_ids); a set pinned by an older build has not this flag. */
+#define STATE_REUSE_IDS 1u
 
 int state_open(struct daemon *d, int fresh, struct ac_error *e)
 {
@@ -58,7 +62,8 @@ int state_open(struct daemon *d, int fresh, struct ac_error *e)
 /* after every scan: what a restarted daemon needs to carry on */
 void state_save(struct daemon *d)
 {
-	struct dstate s = { .a = d->ld.last_policy_id };
+	struct dstate s = { .a = d->ld.last_policy_id,
+			    .b = d->ld.reuse_ids ? STATE_REUSE_IDS : 0 };
 	uint64_t key = 0, next;
 
 	bpf_map_update_elem(d->state_fd, &key, &s, BPF_ANY);
@@ -86,8 +91,10 @@ static void restore_ids(struct daemon *d)
 	struct dstate s = { 0 };
 	struct ac_cage ac;
 
-	if (bpf_map_lookup_elem(d->state_fd, &key, &s) == 0)
+	if (bpf_map_lookup_elem(d->state_fd, &key, &s) == 0) {
 		d->ld.last_policy_id = (uint32_t)s.a;
+		d->ld.reuse_ids = (int)(s.b & STATE_REUSE_IDS);
+	}
 	while (bpf_map_get_next_key(fd, prev, &cgid) == 0) {
 		key = cgid;
 		prev = &key;
@@ -97,6 +104,8 @@ static void restore_ids(struct daemon *d)
 			d->ld.last_policy_id = ac.policy;
 		if (ac.net_policy > d->ld.last_policy_id)
 			d->ld.last_policy_id = ac.net_policy;
+		if (ac.gen > d->ld.last_policy_id)
+			d->ld.last_policy_id = ac.gen;
 	}
 }
 
@@ -145,7 +154,9 @@ static void adopt_one(struct daemon *d, const struct cage_cgroup *parent, const 
 	c->cage.cg.id = st.st_ino;
 	c->cage.policy_id = ac.policy;
 	c->cage.net_id = ac.net_policy;
+	c->cage.gen = ac.gen;
 	c->cage.audit = ac.audit;
+	c->cage.unknown_rules = 1;   /* written by another daemon: they go by their ids */
 	bpf_map_lookup_elem(d->state_fd, &c->cage.cg.id, &s);
 	c->generation = s.a;
 	c->hash = s.b;

@@ -154,6 +154,36 @@ static void refuse(struct scan *s, struct dcage *old, const char *file, const st
 	note(s, file, "", "failed", e->code, e->msg);
 }
 
+/* Every cage keeps the rules of its previous policy in the maps as its
+ * spare (lib/cage/cage.h); when the rule maps are full they give way. */
+static int drop_spares(struct daemon *d)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < d->ncages; i++)
+		if (d->cages[i]->cage.spare_id) {
+			cage_drop_spare(&d->cages[i]->cage);
+			n++;
+		}
+	return n;
+}
+
+/* cage_swap (install 0) or cage_install, once more without the spares
+ * when the maps had no room */
+int daemon_switch(struct daemon *d, struct cage *c, struct compiled_policy *cp, int install,
+		  struct ac_error *e)
+{
+	int (*f)(struct cage *, struct compiled_policy *, struct ac_error *) =
+		install ? cage_install : cage_swap;
+
+	if (!f(c, cp, e))
+		return 0;
+	if (!e->code || strcmp(e->code, AC_E_KERNEL_MAP) || !drop_spares(d))
+		return -1;
+	*e = (struct ac_error){ 0 };
+	return f(c, cp, e);
+}
+
 int daemon_add_cage(struct daemon *d, struct compiled_policy *cp, const char *name,
 		    const char *file, uint64_t h, struct ac_error *e)
 {
@@ -174,7 +204,7 @@ int daemon_add_cage(struct daemon *d, struct compiled_policy *cp, const char *na
 		free(c);
 		return -1;
 	}
-	if (cage_install(&c->cage, cp, e))
+	if (daemon_switch(d, &c->cage, cp, 1, e))
 		goto fail;
 	if (mkdir(c->pins, 0700) && errno != EEXIST) {
 		ac_error_set(e, AC_E_KERNEL_ATTACH, "cannot create %s: %s", c->pins, strerror(errno));
@@ -204,13 +234,13 @@ static void warn_hosts(const struct compiled_policy *cp)
 }
 
 /* An adopted cage meets its file. The same bytes as its policy in force
- * came from: cp is that policy again (its rules, for a later swap, and its
- * counts). Other bytes: the cage transaction swaps to cp, and the old
- * policy's rules, which this daemon never knew, go by their id. */
+ * came from: cp is that policy again (its counts; the rules in the maps
+ * stay unknown, compiled by another daemon). Other bytes: the cage
+ * transaction swaps to cp, and the old policy's rules, which this daemon
+ * never knew, go by their ids (cage.h: unknown_rules). */
 static void bind_adopted(struct daemon *d, struct dcage *c, struct compiled_policy *cp,
 			 const char *file, uint64_t h, struct scan *s)
 {
-	uint32_t old_id = c->cage.policy_id, old_net = c->cage.net_id;
 	struct ac_error e = { 0 };
 
 	snprintf(c->file, sizeof(c->file), "%s", file);
@@ -224,13 +254,10 @@ static void bind_adopted(struct daemon *d, struct dcage *c, struct compiled_poli
 		cage_dns_start(d, c);
 		return note(s, file, c->name, "adopted", NULL, NULL);
 	}
-	if (cage_swap(&c->cage, cp, &e)) {
+	if (daemon_switch(d, &c->cage, cp, 0, &e)) {
 		compiled_policy_free(cp);
 		return refuse(s, c, file, &e);
 	}
-	loader_purge_policy(&d->ld, old_id);
-	if (old_net != old_id)
-		loader_purge_policy(&d->ld, old_net);
 	c->hash = h;
 	c->generation++;
 	cage_dns_start(d, c);
@@ -272,7 +299,7 @@ static void apply_file(struct daemon *d, const char *file, struct scan *s)
 			     file, cp.pol.name, other->file);
 	else if (other && other->unbound)
 		return bind_adopted(d, other, &cp, file, h, s);
-	else if (old && !cage_swap(&old->cage, &cp, &e)) {
+	else if (old && !daemon_switch(d, &old->cage, &cp, 0, &e)) {
 		old->seen = 1;
 		old->hash = h;
 		old->generation++;
@@ -303,19 +330,13 @@ static int populated(const char *cg)
 
 void daemon_remove_cage(struct daemon *d, struct dcage *c)
 {
-	uint32_t ids[2];
 	size_t i = 0;
 
 	while (i < d->ncages && d->cages[i] != c)
 		i++;
 	cage_dns_stop(d, c);
 	pin_remove(c->pins);
-	ids[0] = c->cage.policy_id;
-	ids[1] = c->cage.net_id;
-	cage_teardown(&c->cage);
-	/* an adopted cage's rules are known by their ids alone */
-	for (int k = 0; c->unbound && k < 2 && access(c->cage.cg.path, F_OK); k++)
-		loader_purge_policy(&d->ld, ids[k]);
+	cage_teardown(&c->cage);   /* an adopted cage's rules go by their ids */
 	free(c);
 	if (i < d->ncages)
 		d->cages[i] = d->cages[--d->ncages];

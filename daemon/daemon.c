@@ -142,6 +142,7 @@ static json_object *cage_json(struct daemon *d, const struct dcage *c)
 	json_object_object_add(o, "generation", json_object_new_int64((int64_t)c->generation));
 	json_object_object_add(o, "policy_id", json_object_new_int64(c->cage.policy_id));
 	json_object_object_add(o, "net_policy_id", json_object_new_int64(c->cage.net_id));
+	json_object_object_add(o, "policy_gen", json_object_new_int64(c->cage.gen));
 	json_object_object_add(o, "cgroup", json_object_new_string(c->cage.cg.path));
 	json_object_object_add(o, "cgroup_id", json_object_new_int64((int64_t)c->cage.cg.id));
 	json_object_object_add(o, "processes", json_object_new_int(n[0]));

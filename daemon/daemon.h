@@ -147,6 +147,10 @@ struct dcage *daemon_find(struct daemon *d, const char *name);
  * (hash h of its bytes): made, installed and pinned, or -1 with e. */
 int daemon_add_cage(struct daemon *d, struct compiled_policy *cp, const char *name,
 		    const char *file, uint64_t h, struct ac_error *e);
+/* cage_swap (install 0) or cage_install of cp into c, tried once more
+ * without every cage's spare rules when the rule maps are full. */
+int daemon_switch(struct daemon *d, struct cage *c, struct compiled_policy *cp, int install,
+		  struct ac_error *e);
 /* c torn down (what is left in it killed) and forgotten; c is freed. */
 void daemon_remove_cage(struct daemon *d, struct dcage *c);
 /* NAME-PID: the names of agentcage run's cages and of ephemeral cages */

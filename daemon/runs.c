@@ -297,7 +297,7 @@ json_object *run_reload(struct daemon *d, struct client *cl, const struct proto_
 		compiled_policy_free(&cp);
 		return proto_error(e.code, e.msg);
 	}
-	if (cage_swap(&c->cage, &cp, &e)) {
+	if (daemon_switch(d, &c->cage, &cp, 0, &e)) {
 		compiled_policy_free(&cp);
 		return proto_error(e.code, e.msg);
 	}

@@ -108,7 +108,10 @@ struct ac_cage {
 	__u32 policy;      /* policy id of the file and exec rules; switched atomically */
 	__u32 audit;       /* 1: report, never deny */
 	__u32 net_policy;  /* policy id of the network and unix rules */
-	__u32 pad;
+	__u32 gen;         /* new with every switch, never given out again: what
+	                    * the caches of a decision (the directory cache, a
+	                    * task's created mark) are tagged with, since a
+	                    * policy id comes back (lib/cage/cage.c's spare) */
 };
 
 /* the peer of a network event */

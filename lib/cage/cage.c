@@ -56,48 +56,134 @@ static int new_id(struct cage *c, uint32_t *id, struct ac_error *e)
 	return 0;
 }
 
-/* cp's rules, all of them, under id; nothing of them on failure */
-static int put_all(struct cage *c, uint32_t id, const struct compiled_policy *cp,
+/* The spare goes: its rules, and those of rs (a switch that failed half
+ * way through the spare) under its id. */
+static void spare_drop(struct cage *c, const struct ruleset *rs)
+{
+	if (!c->spare_id)
+		return;
+	loader_del_rules(c->ld, c->spare_id, &c->spare);
+	if (rs)
+		loader_del_rules(c->ld, c->spare_id, rs);
+	rules_free(&c->spare);
+	c->spare_id = 0;
+}
+
+void cage_drop_spare(struct cage *c)
+{
+	spare_drop(c, NULL);
+}
+
+/* rs's file and exec rules under the spare's id, by the difference of the
+ * two; -1 leaves the spare as it is, or part way (spare_drop(c, rs)) */
+static int put_delta(struct cage *c, const struct ruleset *rs)
+{
+	struct rule_delta f, x;
+	char err[128];
+	int ret = -1;
+
+	if (rules_delta(c->spare.trie, c->spare.ntrie, rs->trie, rs->ntrie, &f))
+		return -1;
+	if (!rules_delta(c->spare.exec, c->spare.nexec, rs->exec, rs->nexec, &x)) {
+		ret = loader_put_delta(c->ld, c->spare_id, &f, &x, err, sizeof(err));
+		rules_delta_free(&x);
+	}
+	rules_delta_free(&f);
+	return ret;
+}
+
+/* cp's file and exec rules under *id: the spare's id, when there is one,
+ * changed by the difference (a reload that changes a few rules of 10,000
+ * writes a few), else a fresh id's, all of them. Nothing on failure. */
+static int put_files(struct cage *c, const struct compiled_policy *cp, uint32_t *id,
+		     struct ac_error *e)
+{
+	char err[sizeof(e->msg)];
+
+	if (c->spare_id) {
+		if (!put_delta(c, &cp->rs)) {
+			*id = c->spare_id;
+			return 0;
+		}
+		spare_drop(c, &cp->rs);
+	}
+	if (new_id(c, id, e))
+		return -1;
+	if (loader_put_rules(c->ld, *id, &cp->rs, err, sizeof(err)))
+		return ac_error_set(e, AC_E_KERNEL_MAP, "%s", err);
+	return 0;
+}
+
+/* cp's network and unix rules under a fresh *id; nothing on failure */
+static int put_net(struct cage *c, const struct compiled_policy *cp, uint32_t *id,
 		   struct ac_error *e)
 {
 	char err[sizeof(e->msg)];
 
-	if (loader_put_rules(c->ld, id, &cp->rs, err, sizeof(err)))
+	if (new_id(c, id, e))
+		return -1;
+	if (loader_put_net(c->ld, *id, &cp->ns, cp->rs.unix_peers, cp->rs.nunix, err,
+			   sizeof(err)))
 		return ac_error_set(e, AC_E_KERNEL_MAP, "%s", err);
-	if (loader_put_net(c->ld, id, &cp->ns, cp->rs.unix_peers, cp->rs.nunix, err,
-			   sizeof(err))) {
-		loader_del_rules(c->ld, id, &cp->rs);
-		return ac_error_set(e, AC_E_KERNEL_MAP, "%s", err);
-	}
 	return 0;
 }
 
-static void del_all(struct cage *c, uint32_t id, uint32_t net_id, const struct compiled_policy *cp)
+/* The rules of a policy no longer in force (id, net_id, rs), once no
+ * program can still be reading them: its file rules become the spare
+ * when ids may come back, the rest goes. rs is taken. */
+static void retire(struct cage *c, uint32_t id, uint32_t net_id, struct compiled_policy *old)
 {
-	loader_del_rules(c->ld, id, &cp->rs);
-	loader_del_net(c->ld, net_id, &cp->ns, cp->rs.unix_peers, cp->rs.nunix);
+	int quiet = !loader_quiesce(c->ld);
+
+	if (c->unknown_rules) {
+		loader_purge_policy(c->ld, id);
+		loader_purge_policy(c->ld, net_id);
+		c->unknown_rules = 0;
+		compiled_policy_free(old);
+		return;
+	}
+	loader_del_net(c->ld, net_id, &old->ns, old->rs.unix_peers, old->rs.nunix);
+	if (quiet && c->ld->reuse_ids) {
+		c->spare_id = id;
+		c->spare = old->rs;
+		memset(&old->rs, 0, sizeof(old->rs));
+	} else {
+		loader_del_rules(c->ld, id, &old->rs);
+	}
+	compiled_policy_free(old);
 }
 
-/* Write cp under a fresh id and point the cage at it; what failed is
- * named by `switching` ("install", "switch") in the map update's message. */
+/* Write cp's rules and point the cage at them with a new generation; what
+ * failed is named by `switching` ("install", "switch") in the map update's
+ * message. On failure the cage is as it was (its spare may be gone). */
 static int enter(struct cage *c, struct compiled_policy *cp, const char *switching,
 		 struct ac_error *e)
 {
 	int audit = cp->pol.mode == MODE_AUDIT;
-	uint32_t id;
+	uint32_t id, net_id, gen;
 
-	if (new_id(c, &id, e) || put_all(c, id, cp, e))
+	if (put_files(c, cp, &id, e))
 		return -1;
-	if (loader_set_cage(c->ld, c->cg.id, id, id, audit)) {
+	if (put_net(c, cp, &net_id, e) || new_id(c, &gen, e))
+		goto fail;
+	if (loader_set_cage(c->ld, c->cg.id, id, net_id, gen, audit)) {
 		ac_error_set(e, AC_E_KERNEL_MAP, "cannot %s the cage: %s", switching, strerror(errno));
-		del_all(c, id, id, cp);
-		return -1;
+		loader_del_net(c->ld, net_id, &cp->ns, cp->rs.unix_peers, cp->rs.nunix);
+		goto fail;
 	}
 	c->policy = *cp;
 	memset(cp, 0, sizeof(*cp));
-	c->policy_id = c->net_id = id;
+	c->policy_id = id;
+	c->net_id = net_id;
+	c->gen = gen;
 	c->audit = audit;
 	return 0;
+fail:
+	if (id == c->spare_id)
+		spare_drop(c, &cp->rs);
+	else
+		loader_del_rules(c->ld, id, &cp->rs);
+	return -1;
 }
 
 int cage_install(struct cage *c, struct compiled_policy *cp, struct ac_error *e)
@@ -115,8 +201,7 @@ int cage_swap(struct cage *c, struct compiled_policy *cp, struct ac_error *e)
 	if (enter(c, cp, "switch", e))
 		return -1;
 	snprintf(c->policy.pol.name, sizeof(c->policy.pol.name), "%s", name);
-	del_all(c, old_id, old_net, &old);
-	compiled_policy_free(&old);
+	retire(c, old_id, old_net, &old);
 	return 0;
 }
 
@@ -135,11 +220,12 @@ int cage_swap_net(struct cage *c, struct ac_error *e)
 		ac_error_set(e, AC_E_KERNEL_MAP, "%s", err);
 		goto fail;
 	}
-	if (loader_set_cage(c->ld, c->cg.id, c->policy_id, id, c->audit)) {
+	if (loader_set_cage(c->ld, c->cg.id, c->policy_id, id, c->gen, c->audit)) {
 		ac_error_set(e, AC_E_KERNEL_MAP, "cannot switch the cage: %s", strerror(errno));
 		loader_del_net(c->ld, id, &ns, p->rs.unix_peers, p->rs.nunix);
 		goto fail;
 	}
+	loader_quiesce(c->ld);
 	loader_del_net(c->ld, c->net_id, &p->ns, p->rs.unix_peers, p->rs.nunix);
 	net_free(&p->ns);
 	p->ns = ns;
@@ -159,10 +245,18 @@ void cage_teardown(struct cage *c)
 	cgroup_kill_all(&c->cg);
 	loader_detach_cgroup(&c->links);
 	cgroup_destroy(&c->cg);
+	spare_drop(c, NULL);    /* in force nowhere */
 	/* a task that outlived the kill keeps its cage's policy */
 	if (c->policy_id && !(path[0] && access(path, F_OK) == 0)) {
 		loader_del_cage(c->ld, c->cg.id);
-		del_all(c, c->policy_id, c->net_id, &c->policy);
+		if (c->unknown_rules) {
+			loader_purge_policy(c->ld, c->policy_id);
+			loader_purge_policy(c->ld, c->net_id);
+		} else {
+			loader_del_rules(c->ld, c->policy_id, &c->policy.rs);
+			loader_del_net(c->ld, c->net_id, &c->policy.ns, c->policy.rs.unix_peers,
+				       c->policy.rs.nunix);
+		}
 		c->policy_id = c->net_id = 0;
 	}
 	compiled_policy_free(&c->policy);

@@ -123,6 +123,7 @@ int loader_adopt(struct loader *l, const char *dir, event_fn on_event, void *ctx
 	char why[768];
 
 	memset(l, 0, sizeof(*l));
+	loader_sync_open(l);
 	snprintf(l->pins, sizeof(l->pins), "%s", dir);
 	if (!(l->skel = cage_bpf__open()) || !(l->net = net_bpf__open())) {
 		snprintf(err, errlen, "cannot open the BPF programs: %s", strerror(errno));

@@ -167,12 +167,44 @@ void loader_sizes_of(struct loader *l, struct loader_sizes *s)
 	}
 }
 
+/* An update of a map-in-map waits for an RCU grace period before it
+ * returns (maybe_wait_bpf_programs, kernel/bpf/syscall.c, since 4.19: "so
+ * that userspace knows that all programs that could be running use the new
+ * map value"); the kernel's selftests make synchronize_rcu() so. The LSM
+ * and packet programs run under rcu_read_lock (none is sleepable). */
+void loader_sync_open(struct loader *l)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o);
+
+	l->sync_ok = 0;
+	l->sync_fd[1] = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ac_sync_in", 4, 4, 1, NULL);
+	if (l->sync_fd[1] < 0)
+		return;
+	o.inner_map_fd = l->sync_fd[1];
+	l->sync_fd[0] = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "ac_sync", 4, 4, 1, &o);
+	if (l->sync_fd[0] < 0)
+		close(l->sync_fd[1]);
+	else
+		l->sync_ok = 1;
+}
+
+static void sync_close(struct loader *l)
+{
+	if (l->sync_ok) {
+		close(l->sync_fd[0]);
+		close(l->sync_fd[1]);
+	}
+	l->sync_ok = 0;
+}
+
 int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, int flags,
 		event_fn on_event, void *ctx, char *err, size_t errlen)
 {
 	int ret;
 
 	memset(l, 0, sizeof(*l));
+	loader_sync_open(l);
+	l->reuse_ids = 1;
 	if (!(flags & LOADER_NO_LSM)) {
 		l->skel = cage_bpf__open();
 		if (!l->skel) {
@@ -363,12 +395,14 @@ static int put(int fd, uint32_t policy, const struct rule *r, size_t n)
 	return 0;
 }
 
-/* every rule of r that is in the map goes; one that is not is no error */
-static void del(int fd, uint32_t policy, const struct rule *r, size_t n)
+/* every rule of r that is in the map goes; one that is not is no error;
+ * -1 when one could not be deleted for another reason */
+static int del(int fd, uint32_t policy, const struct rule *r, size_t n)
 {
 	struct batch *b = n > 1 ? malloc(sizeof(*b)) : NULL;
 	struct ac_key k;
 	size_t i = 0;
+	int ret = 0;
 
 	while (b && i < n) {
 		__u32 m = fill_batch(b, policy, r + i, n - i);
@@ -377,14 +411,21 @@ static void del(int fd, uint32_t policy, const struct rule *r, size_t n)
 		if (err && no_batch(err) && m == 0)
 			break;
 		i += m;
+		if (err && err != -ENOENT) {
+			free(b);
+			errno = -err;
+			return -1;
+		}
 		if (err && i < n)
 			i++;              /* the batch stopped at r[i] (not in the map): skip it */
 	}
 	free(b);
 	for (; i < n; i++) {
 		fill_key(&k, policy, &r[i]);
-		bpf_map_delete_elem(fd, &k);
+		if (bpf_map_delete_elem(fd, &k) && errno != ENOENT)
+			ret = -1;
 	}
+	return ret;
 }
 
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
@@ -414,10 +455,40 @@ void loader_del_rules(struct loader *l, uint32_t policy, const struct ruleset *r
 	del(bpf_map__fd(l->skel->maps.exec_rules), policy, rs->exec, rs->nexec);
 }
 
-int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t net_policy,
-		    int audit)
+int loader_put_delta(struct loader *l, uint32_t policy, const struct rule_delta *files,
+		     const struct rule_delta *exec, char *err, size_t errlen)
 {
-	struct ac_cage c = { .policy = policy, .audit = audit, .net_policy = net_policy };
+	int ffd, efd;
+
+	if (!l->skel)
+		return 0;
+	ffd = bpf_map__fd(l->skel->maps.file_rules);
+	efd = bpf_map__fd(l->skel->maps.exec_rules);
+	/* a rule that stayed would be in force after the switch: every
+	 * deletion must succeed */
+	if (del(ffd, policy, files->del, files->ndel) || del(efd, policy, exec->del, exec->ndel) ||
+	    put(ffd, policy, files->put, files->nput) || put(efd, policy, exec->put, exec->nput)) {
+		snprintf(err, errlen, "cannot write policy rules into the kernel: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int loader_quiesce(struct loader *l)
+{
+	int k = 0;
+
+	if (!l->sync_ok)
+		return -1;
+	return bpf_map_update_elem(l->sync_fd[0], &k, &l->sync_fd[1], BPF_ANY) ? -1 : 0;
+}
+
+int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t net_policy,
+		    uint32_t gen, int audit)
+{
+	struct ac_cage c = { .policy = policy, .audit = audit, .net_policy = net_policy,
+			     .gen = gen };
 
 	return bpf_map_update_elem(bpf_map__fd(l->net->maps.cages), &cgid, &c, BPF_ANY);
 }
@@ -553,4 +624,5 @@ void loader_close(struct loader *l)
 	for (int i = 0; l->adopted && i < LOADER_CG_PROGS; i++)
 		close(l->cg_prog[i]);
 	l->adopted = 0;
+	sync_close(l);
 }

@@ -35,6 +35,12 @@ struct loader {
 	int adopted;
 	int cg_prog[3];             /* enum loader_cg_prog */
 	char pins[256];             /* the pinned set's directory */
+	/* The programs tag their caches with ac_cage.gen, so a policy id may
+	 * come back (lib/cage's spare): 1 for programs loaded by this build; an
+	 * adopted set's says its daemon (programs of an older build keyed their
+	 * caches by policy id) */
+	int reuse_ids;
+	int sync_ok, sync_fd[2];    /* loader_quiesce's maps (outer, inner), if sync_ok */
 };
 
 enum loader_cg_prog { LOADER_EGRESS, LOADER_INGRESS, LOADER_DEVICE, LOADER_CG_PROGS };
@@ -65,6 +71,8 @@ int loader_adopt(struct loader *l, const char *dir, event_fn on_event, void *ctx
 /* Pin the packet and device programs under dir (prog-NAME), for
  * loader_adopt. */
 int loader_pin_progs(struct loader *l, const char *dir, char *err, size_t errlen);
+/* internal: loader_quiesce's maps, at the start of loader_open and loader_adopt */
+void loader_sync_open(struct loader *l);
 /* internal: the autoload switches of l->skel for this kernel */
 void loader_autoload(struct loader *l);
 /* internal: loader_attach_cgroup for an adopted set */
@@ -80,26 +88,34 @@ int loader_attach_cgroup(struct loader *l, const char *cgroup_path, struct cage_
 /* Detach them again (only once the cage is empty): removing a cgroup with
  * programs attached is slow. */
 void loader_detach_cgroup(struct cage_links *cl);
-/* A policy id never given out before in this load (1, 2, ...): the
- * directory cache and the created-file marks remember policy ids, so an id
- * is never reused, not even after its rules are gone. -1 when all 2^32 - 1
- * have been used (never wraps). */
 /* No caged task may connect to the unix socket fd, whatever its policy lists
  * (the daemon's control socket): call before it listens. 0 or -1. */
 int loader_guard_socket(struct loader *l, int fd);
+/* A number never given out before in this load (1, 2, ...), for a policy
+ * id or a generation (ac_cage.gen, which the directory cache and the
+ * created-file marks remember, and which never comes back). -1 when all
+ * 2^32 - 1 have been used (never wraps). */
 int loader_new_policy_id(struct loader *l, uint32_t *id);
 /* Write rs's rules under policy id; all or nothing. */
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
 		     char *err, size_t errlen);
 void loader_del_rules(struct loader *l, uint32_t policy, const struct ruleset *rs);
+/* Turn the file and exec rules under policy id into another set by their
+ * differences (rules_delta: files, exec); -1 with err part way. */
+int loader_put_delta(struct loader *l, uint32_t policy, const struct rule_delta *files,
+		     const struct rule_delta *exec, char *err, size_t errlen);
+/* Return once every program that may have begun before the call has
+ * returned (an RCU grace period): then no program still uses what the
+ * cages map held before. 0, or -1 when it cannot be waited for. */
+int loader_quiesce(struct loader *l);
 /* Write network rules (trie nodes) and unix peer rules under policy id; all or nothing. */
 int loader_put_net(struct loader *l, uint32_t policy, const struct netset *ns,
 		   const struct rule *unix_rules, size_t nunix, char *err, size_t errlen);
 void loader_del_net(struct loader *l, uint32_t policy, const struct netset *ns,
 		    const struct rule *unix_rules, size_t nunix);
-/* Point cage cgid at its policy ids (one atomic map update). */
+/* Point cage cgid at its policy ids and generation (one atomic map update). */
 int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t net_policy,
-		    int audit);
+		    uint32_t gen, int audit);
 /* Forget cage cgid (its rules stay until loader_del_rules/loader_del_net). */
 int loader_del_cage(struct loader *l, uint64_t cgid);
 /* fd of a map of the network object, for tests: "net_rules", "cages", ... */

@@ -225,6 +225,46 @@ out=$(run $cr --socket $SOCK -- cat $S/never 2>&1); st=$?
 [ $st = 1 ] && run $cr --socket $SOCK -- cat $S/ok > /dev/null && ok "  ... (the loop's test is live: never denied, ok read, in the same cage now)" \
 	|| no "  ... live" "$st $out"
 
+echo "# a policy id that comes back brings back no cached decision"
+# A reload writes into the cage's spare, the rules of the policy before
+# last under their id, only what differs; the programs' directory cache
+# (tmpfs, ext4, xfs, btrfs) is tagged with the generation, which is new
+# with every switch. P1 reads M; P2 and P3 do not; P3 goes into P1's id.
+# The policy is a file outside the watched directory, written in place
+# (a rename anywhere would end every cache entry and hide a stale one).
+cs=rcs$$ M=$S/tc ST=$S/s-target.yaml
+mkdir -p $M && mount -t tmpfs -o mode=755 acdc $M && mkdir $M/d && echo x > $M/d/f && chmod 644 $M/d/f
+spolw() { printf 'name: %s\nfiles:\n  read: [/usr, /lib, /lib64, /etc, %s]\n  write: [/dev/null]\nexec:\n  allow: [/usr/bin, /bin]\n' $cs "$1" > $ST; }
+spol() { spolw "$1"; $AC reload --socket $SOCK $cs > /dev/null 2>&1; }
+ids() { $AC --json ls --socket $SOCK | python3 -c 'import json,sys; c=[x for x in json.load(sys.stdin)["cages"] if x["name"]==sys.argv[1]][0]; print(c["policy_id"], c["policy_gen"])' $cs; }
+# decisions the directory cache took (stats[AC_STAT_DIR_HIT], all CPUs)
+dirhits() { bpftool -j map lookup pinned /sys/fs/bpf/agentcage/daemon/map-stats key 2 0 0 0 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+if "formatted" in d: print(sum(int(x["value"]) for x in d["formatted"]["values"]))
+else: print(sum(int.from_bytes(bytes(int(b, 16) for b in x["value"]), "little") for x in d["values"]))'; }
+spolw $M; ln -s $ST $D/s.yaml; $AC reload --socket $SOCK > /dev/null 2>&1
+read -r id1 g1 <<< "$(ids)"
+h0=$(dirhits)
+out=$(run $cs --socket $SOCK -- sh -c "read -r a < $M/d/f; read -r b < $M/d/f; echo \$a\$b" 2>&1); st=$?
+h1=$(dirhits)
+[ $st = 0 ] && [ "$out" = xx ] && [ "$h1" -gt "$h0" ] && ok "P1 reads $M/d/f, the second time from the directory cache ($h0 -> $h1 hits)" \
+	|| no "P1" "$st $out hits $h0 $h1"
+spol /srv/none-2; read -r id2 g2 <<< "$(ids)"
+out=$(run $cs --socket $SOCK -- cat $M/d/f 2>&1); st=$?
+[ $st = 1 ] && [ "$id2" != "$id1" ] && ok "  ... P2 does not (another policy id: $id1 -> $id2)" || no "  ... P2" "$st $out $id1 $id2"
+spol /srv/none-3; read -r id3 g3 <<< "$(ids)"
+[ "$id3" = "$id1" ] && [ "$g3" != "$g1" ] && [ "$g3" != "$g2" ] \
+	&& ok "  ... P3 is written into P1's id again (by difference), generation $g1 -> $g3" || no "  ... P3 ids" "$id1/$g1 $id2/$g2 $id3/$g3"
+out=$(run $cs --socket $SOCK -- cat $M/d/f 2>&1); st=$?
+[ $st = 1 ] && echo "$out" | grep -q "Operation not permitted" && ok "  ... and P3 denies $M/d/f: P1's cached class does not come back with its id" || no "  ... P3 stale" "$st $out"
+spol $M; read -r id4 g4 <<< "$(ids)"
+out=$(run $cs --socket $SOCK -- cat $M/d/f 2>&1); st=$?
+[ $st = 0 ] && [ "$out" = x ] && [ "$id4" = "$id2" ] && ok "  ... P4 reads it again, in P2's id" || no "  ... P4" "$st $out $id4 $id2"
+out=$($AC status --socket $SOCK $cs 2>&1); st=$?
+[ $st = 0 ] && ok "  ... status: the cages map holds the ids and generation the daemon expects" || no "  ... status" "$st $out"
+rm -f $D/s.yaml; $AC reload --socket $SOCK > /dev/null 2>&1; umount $M
+
 echo "# a run outlives a SIGKILLed daemon, still confined"
 # (the script as an argument: A's policy does not read $T; a stat is not checked)
 long="echo started
