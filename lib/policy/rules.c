@@ -26,6 +26,13 @@ int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t ou
 	size_t o = 0;
 	const char *p = in;
 
+	if (!strchr(in, '$')) {       /* no variable: the path as it is */
+		o = strlen(in);
+		if (o >= sizeof(tmp))
+			goto toolong;
+		memcpy(tmp, in, o);
+		p = in + o;
+	}
 	while (*p) {
 		const char *val = NULL;
 		size_t skip = 0;
@@ -66,13 +73,17 @@ int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t ou
 		snprintf(err, errlen, "path '%s' is not absolute", in);
 		return -1;
 	}
-	o = 0;
-	for (p = tmp; *p; p++) {
-		if (*p == '/' && o > 0 && out[o - 1] == '/')
-			continue;
-		if (o + 1 >= outlen)
-			goto toolong;
-		out[o++] = *p;
+	if (!strstr(tmp, "//") && o < outlen) {     /* nothing to squeeze */
+		memcpy(out, tmp, o + 1);
+	} else {
+		o = 0;
+		for (p = tmp; *p; p++) {
+			if (*p == '/' && o > 0 && out[o - 1] == '/')
+				continue;
+			if (o + 1 >= outlen)
+				goto toolong;
+			out[o++] = *p;
+		}
 	}
 	while (o > 1 && out[o - 1] == '/')
 		o--;
@@ -96,12 +107,20 @@ struct keyidx {
 
 static size_t key_hash(const char *k, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = 1469598103934665603ULL ^ len, w;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)k[i]) * 1099511628211ULL;
-	/* FNV's low bits (the slot) see little of the last bytes: mix the high
-	 * ones down (murmur3's finaliser) */
+	/* eight bytes a step (a byte a step had been a fifth of a 10,000-rule
+	 * compile), each mixed in by a multiply and a shift */
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, k + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, k + i, len - i);
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	/* murmur3's finaliser: the slot (the low bits) sees every byte */
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
@@ -423,8 +442,18 @@ static int build_trie(struct ruleset *rs, const struct keyidx *fx)
 		idx_place(&tx, rs->trie, rs->ntrie);
 	for (size_t i = 0; i < rs->nfiles; i++) {
 		const struct rule *f = &rs->files[i];
+		size_t done = 0;
 
-		for (size_t j = 0; j + 1 < f->len; j++) {
+		/* the directories this rule shares with the one before (rules come
+		 * in runs under one directory) have their markers already */
+		if (i) {
+			const struct rule *p = f - 1;
+			size_t lim = (p->len < f->len ? p->len : f->len) - 1;
+
+			while (done < lim && p->key[done] == f->key[done])
+				done++;
+		}
+		for (size_t j = done; j + 1 < f->len; j++) {
 			struct rule *t;
 
 			if (f->key[j] != '/')
