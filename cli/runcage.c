@@ -340,6 +340,18 @@ static void signals(struct rc *c, pid_t pid)
 	}
 }
 
+/* the daemon's op limit event (kind time) of the run, in every sink */
+static void expire(struct rc *c, unsigned seconds)
+{
+	json_object *rq = json_object_new_object(), *r;
+
+	json_object_object_add(rq, "v", json_object_new_int(PROTO_VERSION));
+	json_object_object_add(rq, "method", json_object_new_string("expire"));
+	json_object_object_add(rq, "seconds", json_object_new_int64(seconds));
+	if ((r = client_exchange(c->run_fd, c->o->socket, rq)))
+		json_object_put(r);
+}
+
 /* CMD started; its status once it is done. Signals go to its process
  * group; at the time limit the run's connection is shut, so the daemon
  * kills everything in the run. */
@@ -361,6 +373,7 @@ static int wait_cmd(struct rc *c, pid_t pid, unsigned time_limit)
 			timed_out = 1;
 			diag_warn("the time limit of %u s ran out; the daemon kills everything in "
 				  "the run", time_limit);
+			expire(c, time_limit);
 			shutdown(c->run_fd, SHUT_WR);
 			kill(-pid, SIGKILL);
 		}

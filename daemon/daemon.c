@@ -262,6 +262,9 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 	case PM_JOIN:
 		r = run_join(d, d->current, rq.run, rq.token);
 		break;
+	case PM_EXPIRE:
+		r = run_expire(d, d->current, &rq);
+		break;
 	default:
 		r = proto_error(AC_E_PROTOCOL, "bad request: unknown method");
 	}

@@ -203,6 +203,9 @@ json_object *run_start(struct daemon *d, struct client *c, const struct proto_re
 /* reload with a policy text, on the connection that owns a run --policy:
  * its cage swapped to the text, or the old policy kept */
 json_object *run_reload(struct daemon *d, struct client *c, const struct proto_req *rq);
+/* "expire" on the connection that owns a run: its time limit ran out (the
+ * client kills it next); the op limit event of kind time */
+json_object *run_expire(struct daemon *d, struct client *c, const struct proto_req *rq);
 json_object *run_join(struct daemon *d, struct client *c, const char *id, const char *token);
 void run_end(struct daemon *d, struct client *c);
 /* the ended runs whose tasks are gone now (or that waited too long) finished */
@@ -217,6 +220,10 @@ void runlimits_check(struct daemon *d, struct drun *r);
 void runlimits_ready(struct daemon *d);
 void runlimits_poll(struct daemon *d);
 void runlimits_forget(struct daemon *d, struct drun *r);
+/* an op limit event of r's cage; what: memory, pids, cpu (count: how many
+ * since the last event) or time (count: the limit's seconds) */
+void runlimits_event(struct daemon *d, const struct drun *r, const char *what,
+		     unsigned long long count);
 /* an event (kernel's, or made here) to every sink: log, --events, stream, metrics */
 int daemon_on_event(void *ctx, void *data, size_t len);
 void runs_sweep(struct daemon *d);

@@ -25,9 +25,8 @@ static uint64_t now_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
-/* what: memory, pids or cpu; count: how many since the last event */
-static void limit_event(struct daemon *d, const struct drun *r, const char *what,
-			unsigned long long count)
+void runlimits_event(struct daemon *d, const struct drun *r, const char *what,
+		     unsigned long long count)
 {
 	struct ac_event ev;
 
@@ -63,11 +62,11 @@ void runlimits_check(struct daemon *d, struct drun *r)
 		return;
 	ac_limits_read_events(r->cg.path, &r->lev, &delta, NULL);
 	if (delta.oom_kill)
-		limit_event(d, r, "memory", delta.oom_kill);
+		runlimits_event(d, r, "memory", delta.oom_kill);
 	if (delta.pids_max)
-		limit_event(d, r, "pids", delta.pids_max);
+		runlimits_event(d, r, "pids", delta.pids_max);
 	if (delta.throttled)
-		limit_event(d, r, "cpu", delta.throttled);
+		runlimits_event(d, r, "cpu", delta.throttled);
 }
 
 void runlimits_ready(struct daemon *d)

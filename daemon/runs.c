@@ -277,6 +277,14 @@ void runs_ending(struct daemon *d)
 	}
 }
 
+json_object *run_expire(struct daemon *d, struct client *cl, const struct proto_req *rq)
+{
+	if (!cl || !cl->run)
+		return proto_error(AC_E_USAGE, "\"expire\" goes on the connection that owns a run");
+	runlimits_event(d, cl->run, "time", rq->seconds);
+	return proto_ok();
+}
+
 json_object *run_reload(struct daemon *d, struct client *cl, const struct proto_req *rq)
 {
 	struct dcage *c = cl && cl->run ? cl->run->eph : NULL;

@@ -7,7 +7,7 @@
 
 static const struct { const char *name; enum proto_method m; } methods[] = {
 	{ "ls", PM_LS }, { "status", PM_STATUS }, { "reload", PM_RELOAD }, { "run", PM_RUN },
-	{ "events", PM_EVENTS }, { "join", PM_JOIN },
+	{ "events", PM_EVENTS }, { "join", PM_JOIN }, { "expire", PM_EXPIRE },
 };
 
 static const char *const iso_names[] = { "pid", "uts", "mount", "network" };
@@ -116,6 +116,12 @@ static int members(json_object *o, struct proto_req *r, struct ac_error *e)
 			return bad(e, "\"token\" must be the 32 hex digits of a run reply");
 		memcpy(r->token, t, PROTO_TOKEN_LEN + 1);
 	}
+	if (json_object_object_get_ex(o, "seconds", &m)) {
+		if (!json_object_is_type(m, json_type_int) || json_object_get_int64(m) <= 0 ||
+		    json_object_get_int64(m) > UINT_MAX)
+			return bad(e, "\"seconds\" must be a positive number of seconds");
+		r->seconds = (unsigned)json_object_get_int64(m);
+	}
 	if (run_members(o, r, e))
 		return -1;
 	if (r->policy && r->method != PM_RUN && r->method != PM_RELOAD)
@@ -124,6 +130,8 @@ static int members(json_object *o, struct proto_req *r, struct ac_error *e)
 		return bad(e, "\"run\" needs a \"cage\" or a \"policy\", not both");
 	if (r->method == PM_JOIN && (!r->run[0] || !r->token[0]))
 		return bad(e, "\"join\" needs \"run\" and \"token\"");
+	if ((r->method == PM_EXPIRE) != !!r->seconds)
+		return bad(e, "\"seconds\" goes with \"expire\", which needs it");
 	return 0;
 }
 

@@ -15,7 +15,7 @@
 #define PROTO_NAME_MAX 128       /* a cage name, as struct policy holds it */
 #define PROTO_DEFAULT_SOCKET "/run/agentcage/agentcage.sock"
 
-enum proto_method { PM_LS = 1, PM_STATUS, PM_RELOAD, PM_RUN, PM_EVENTS, PM_JOIN };
+enum proto_method { PM_LS = 1, PM_STATUS, PM_RELOAD, PM_RUN, PM_EVENTS, PM_JOIN, PM_EXPIRE };
 
 #define PROTO_RUN_MAX 64         /* a run's id, "run-..." */
 #define PROTO_TOKEN_LEN 32       /* a run's token: 16 random bytes in hex */
@@ -27,6 +27,7 @@ struct proto_req {
 	int follow;                  /* events: keep streaming (else the backlog alone) */
 	char run[PROTO_RUN_MAX];     /* join: the run's id, from the run reply */
 	char token[PROTO_TOKEN_LEN + 1]; /* join: the run's token, from the run reply */
+	unsigned seconds;            /* expire: the time limit that ran out (> 0) */
 	/* run without cage: an ephemeral cage of this policy text (malloc'd,
 	 * NUL-terminated; proto_req_free), named in messages by file */
 	char *policy;

@@ -14,7 +14,7 @@
 
 static void check_request(const struct proto_req *r)
 {
-	if (r->method < PM_LS || r->method > PM_JOIN ||
+	if (r->method < PM_LS || r->method > PM_EXPIRE || (r->method == PM_EXPIRE) != !!r->seconds ||
 	    !memchr(r->cage, 0, sizeof(r->cage)) || !memchr(r->run, 0, sizeof(r->run)) ||
 	    r->token[PROTO_TOKEN_LEN] || r->pid < 0 || (r->follow != 0 && r->follow != 1))
 		abort();

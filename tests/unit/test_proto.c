@@ -532,3 +532,19 @@ Test(proto, launch_refused)
 	launch_refused("{" LAUNCH_OK ",\"limits\":{\"memory\":1,\"cpu_milli\":2,\"pids\":3}}",
 		       "\"limits\" are not numbers");
 }
+
+Test(proto, expire_request)
+{
+	struct proto_req r;
+	struct ac_error e;
+
+	cr_assert_eq(parse("{\"v\":1,\"method\":\"expire\",\"seconds\":90}", &r, &e), 0, "%s",
+		     e.msg);
+	cr_assert_eq(r.method, PM_EXPIRE);
+	cr_assert_eq(r.seconds, 90);
+	REFUSED("{\"v\":1,\"method\":\"expire\"}", "needs it");
+	REFUSED("{\"v\":1,\"method\":\"expire\",\"seconds\":0}", "positive");
+	REFUSED("{\"v\":1,\"method\":\"expire\",\"seconds\":\"9\"}", "positive");
+	REFUSED("{\"v\":1,\"method\":\"expire\",\"seconds\":4294967296}", "positive");
+	REFUSED("{\"v\":1,\"method\":\"ls\",\"seconds\":5}", "goes with");
+}

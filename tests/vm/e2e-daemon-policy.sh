@@ -56,7 +56,10 @@ event "  ... --events FILE: the event there too" $T/pe.json op=open_read path=$S
 out=$($AC run --mode audit --policy $P -- cat $S/b 2>&1); st=$?
 [ $st = 0 ] && echo "$out" | grep -qx b && echo "$out" | grep -q " AUDIT .*path=\"$S/b\"" && ok "--mode audit: cat b succeeds, reported AUDIT" || no "audit" "$st $out"
 expect "exit status: the command's own (7)" 7 $AC run --policy $P -- sh -c 'exit 7'
-expect "  ... 124: --timeout ran out" 124 $AC run --policy $P --timeout 2 -- sleep 60
+$AC run --policy $P --events $T/to.json --timeout 2 -- sleep 60 2> $T/to.err; st=$?
+[ $st = 124 ] && ok "  ... 124: --timeout ran out" || no "  ... 124" "$st $(cat $T/to.err)"
+event "  ... reported as op=limit time (2 s), to the client (--events)" $T/to.json op=limit path=time count=2
+event "  ... and in the daemon's sink, named by the cage" $DEV op=limit path=time "cage~=^$n-[0-9]+$"
 nocage && ok "  ... and no cage is left after them" || no "cages left" "$(cages)"
 
 echo "# the launch of the policy, and the agent's own terminal"
