@@ -274,38 +274,47 @@ json_object *daemon_handle(struct daemon *d, const char *line, size_t len, int p
 
 /* ---- setup and the loop ------------------------------------------------- */
 
-/* --max-cages, --max-rules, --max-net-rules, --ring-buffer */
-static int capacity_arg(struct daemon *d, int opt, const char *arg)
+/* The numeric options: each a number in its range, or a one-line error
+ * naming the option, the range and what was given. */
+static const struct num_opt {
+	int opt;
+	const char *name, *what;
+	long min, max;
+} num_opts[] = {
+	{ 'R', "--events-max", "MiB", 1, 1L << 30 },
+	{ 'B', "--cage-events", "events a second", 1, 1000000 },
+	{ 'D', "--dns-refresh", "seconds", 2, 86400 },
+	{ 'C', "--max-cages", "cages", 16, DAEMON_CAGES_MAX },
+	{ 'F', "--max-rules", "rules", 1024, 1 << 24 },
+	{ 'N', "--max-net-rules", "trie entries", 256, 1 << 22 },
+	{ 'Q', "--ring-buffer", "MiB, a power of two,", 1, 1024 },
+};
+
+static int num_arg(struct daemon *d, int opt, const char *arg)
 {
-	static const struct { int opt; const char *name; long min, max; } caps[] = {
-		{ 'C', "--max-cages", 16, DAEMON_CAGES_MAX },
-		{ 'F', "--max-rules", 1024, 1 << 24 },
-		{ 'N', "--max-net-rules", 256, 1 << 22 },
-		{ 'Q', "--ring-buffer", 1, 1024 },   /* MiB */
-	};
-	size_t i = 0;
+	const struct num_opt *o = num_opts;
 	char *end;
 	long v;
 
-	while (caps[i].opt != opt)
-		i++;
+	while (o->opt != opt)
+		o++;
 	errno = 0;
 	v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v < caps[i].min || v > caps[i].max ||
+	if (errno || *end || end == arg || v < o->min || v > o->max ||
 	    (opt == 'Q' && (v & (v - 1)))) {
-		diag_error_code(AC_E_USAGE, "%s takes %s from %ld to %ld, not '%s'", caps[i].name,
-				opt == 'Q' ? "a power of two of MiB" : "a number", caps[i].min,
-				caps[i].max, arg);
+		diag_error_code(AC_E_USAGE, "%s takes %s from %ld to %ld, not '%s'", o->name,
+				o->what, o->min, o->max, arg);
 		return -1;
 	}
-	if (opt == 'C')
-		d->sizes.cages = (uint32_t)v;
-	else if (opt == 'F')
-		d->sizes.file_rules = (uint32_t)v;
-	else if (opt == 'N')
-		d->sizes.net_rules = (uint32_t)v;
-	else
-		d->sizes.ring_bytes = (uint32_t)v << 20;
+	switch (opt) {
+	case 'R': d->events_max = (long long)v << 20; break;
+	case 'B': loader_set_budget((uint32_t)v); break;
+	case 'D': d->dns_max = (unsigned)v; break;
+	case 'C': d->sizes.cages = (uint32_t)v; break;
+	case 'F': d->sizes.file_rules = (uint32_t)v; break;
+	case 'N': d->sizes.net_rules = (uint32_t)v; break;
+	case 'Q': d->sizes.ring_bytes = (uint32_t)v << 20; break;
+	}
 	return 0;
 }
 
@@ -323,8 +332,6 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "ring-buffer", required_argument, NULL, 'Q' },
 		{ "dns-refresh", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
-	char *end;
-	long v;
 	int c;
 
 	d->dir = DAEMON_POLICY_DIR;
@@ -337,39 +344,9 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		case 's': d->sock_path = optarg; break;
 		case 'M': d->metrics = optarg; break;
 		case 'j': diag_json = true; break;
-		case 'R':
-			errno = 0;
-			d->events_max = strtoll(optarg, &end, 10) << 20;
-			if (errno || *end || end == optarg || d->events_max < (1 << 20) ||
-			    d->events_max > (1LL << 50)) {
-				diag_error_code(AC_E_USAGE, "--events-max takes MiB, 1 or more, not '%s'",
-						optarg);
+		case 'R': case 'B': case 'D': case 'C': case 'F': case 'N': case 'Q':
+			if (num_arg(d, c, optarg))
 				return -1;
-			}
-			break;
-		case 'B':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 1 || v > 1000000) {
-				diag_error_code(AC_E_USAGE, "--cage-events takes events a second, 1 to "
-						"1000000, not '%s'", optarg);
-				return -1;
-			}
-			loader_set_budget((uint32_t)v);
-			break;
-		case 'C': case 'F': case 'N': case 'Q':
-			if (capacity_arg(d, c, optarg))
-				return -1;
-			break;
-		case 'D':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 2 || v > 86400) {
-				diag_error_code(AC_E_USAGE, "--dns-refresh takes seconds from 2 to 86400, "
-						"not '%s'", optarg);
-				return -1;
-			}
-			d->dns_max = (unsigned)v;
 			break;
 		case 'e':
 			d->events_path = optarg;
