@@ -230,40 +230,47 @@ echo "# a policy id that comes back brings back no cached decision"
 # last under their id, only what differs; the programs' directory cache
 # (tmpfs, ext4, xfs, btrfs) is tagged with the generation, which is new
 # with every switch. P1 reads M; P2 and P3 do not; P3 goes into P1's id.
-# The policy is a file outside the watched directory, written in place
-# (a rename anywhere would end every cache entry and hide a stale one).
-cs=rcs$$ M=$S/tc ST=$S/s-target.yaml
-mkdir -p $M && mount -t tmpfs -o mode=755 acdc $M && mkdir $M/d && echo x > $M/d/f && chmod 644 $M/d/f
-spolw() { printf 'name: %s\nfiles:\n  read: [/usr, /lib, /lib64, /etc, %s]\n  write: [/dev/null]\nexec:\n  allow: [/usr/bin, /bin]\n' $cs "$1" > $ST; }
-spol() { spolw "$1"; $AC reload --socket $SOCK $cs > /dev/null 2>&1; }
-ids() { $AC --json ls --socket $SOCK | python3 -c 'import json,sys; c=[x for x in json.load(sys.stdin)["cages"] if x["name"]==sys.argv[1]][0]; print(c["policy_id"], c["policy_gen"])' $cs; }
+# A rename or mount anywhere ends every cache entry (and a lookup on the
+# 9p share may rename a dentry): between the cache's fill and the test,
+# the agent (a shell in the cage) opens with builtins alone, the policy is
+# a file on a tmpfs written in place, and the client runs from a tmpfs.
+cs=rcs$$ M=/run/acdc-$$ ST=/run/acdc-$$.yaml ACT=/run/acdc-$$.ac
+mkdir -p $M && mount -t tmpfs -o mode=755 acdc $M && mkdir -m 755 $M/d $M/ctl && echo x > $M/d/f && chmod 644 $M/d/f
+mkfifo -m 666 $M/ctl/in $M/ctl/out && cp $AC $ACT
+spolw() { printf 'name: %s\nfiles:\n  read: [/usr, /lib, /lib64, /etc, %s]\n  write: [/dev/null, %s/ctl]\nexec:\n  allow: [/usr/bin, /bin]\n' $cs "$1" $M > $ST; }
+spol() { spolw "$1"; $ACT reload --socket $SOCK $cs > /dev/null 2>&1; $ACT --json ls --socket $SOCK > $T/ids-$2.json; }
+ids() { python3 -c 'import json,sys; c=[x for x in json.load(open(sys.argv[2]))["cages"] if x["name"]==sys.argv[1]][0]; print(c["policy_id"], c["policy_gen"])' $cs $T/ids-$1.json; }
 # decisions the directory cache took (stats[AC_STAT_DIR_HIT], all CPUs)
 dirhits() { bpftool -j map lookup pinned /sys/fs/bpf/agentcage/daemon/map-stats key 2 0 0 0 | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 if "formatted" in d: print(sum(int(x["value"]) for x in d["formatted"]["values"]))
 else: print(sum(int.from_bytes(bytes(int(b, 16) for b in x["value"]), "little") for x in d["values"]))'; }
-spolw $M; ln -s $ST $D/s.yaml; $AC reload --socket $SOCK > /dev/null 2>&1
-read -r id1 g1 <<< "$(ids)"
+# try N: the agent opens M/d/f (a builtin read) and says allowed or denied
+try() { echo "$1" >&7; read -r -t 30 ans <&8; echo "$ans"; }
+spolw $M; ln -s $ST $D/s.yaml; $AC reload --socket $SOCK > /dev/null 2>&1; $AC --json ls --socket $SOCK > $T/ids-1.json
+run $cs --socket $SOCK --no-pty -- bash -c "exec 3<$M/ctl/in 4>$M/ctl/out
+	while read -r n <&3; do if read -r x < $M/d/f 2>/dev/null; then echo \"\$n allowed\" >&4; else echo \"\$n denied\" >&4; fi; done" \
+	> $T/dcl.out 2>&1 & dcl=$!
+exec 7>$M/ctl/in 8<$M/ctl/out
 h0=$(dirhits)
-out=$(run $cs --socket $SOCK -- sh -c "read -r a < $M/d/f; read -r b < $M/d/f; echo \$a\$b" 2>&1); st=$?
+r1=$(try 1); r1b=$(try 1b)
+spol /srv/none-2 2; r2=$(try 2)
+spol /srv/none-3 3; r3=$(try 3)
+spol $M 4; r4=$(try 4)
 h1=$(dirhits)
-[ $st = 0 ] && [ "$out" = xx ] && [ "$h1" -gt "$h0" ] && ok "P1 reads $M/d/f, the second time from the directory cache ($h0 -> $h1 hits)" \
-	|| no "P1" "$st $out hits $h0 $h1"
-spol /srv/none-2; read -r id2 g2 <<< "$(ids)"
-out=$(run $cs --socket $SOCK -- cat $M/d/f 2>&1); st=$?
-[ $st = 1 ] && [ "$id2" != "$id1" ] && ok "  ... P2 does not (another policy id: $id1 -> $id2)" || no "  ... P2" "$st $out $id1 $id2"
-spol /srv/none-3; read -r id3 g3 <<< "$(ids)"
+exec 7>&- 8<&-; wait $dcl
+read -r id1 g1 <<< "$(ids 1)"; read -r id2 g2 <<< "$(ids 2)"; read -r id3 g3 <<< "$(ids 3)"; read -r id4 g4 <<< "$(ids 4)"
+[ "$r1 $r1b" = "1 allowed 1b allowed" ] && [ "$h1" -gt "$h0" ] && ok "P1 reads $M/d/f, the second time from the directory cache (hits $h0 -> $h1)" \
+	|| no "P1" "$r1 / $r1b, hits $h0 $h1: $(cat $T/dcl.out)"
+[ "$r2" = "2 denied" ] && [ "$id2" != "$id1" ] && ok "  ... P2 does not (another policy id: $id1 -> $id2)" || no "  ... P2" "$r2 $id1 $id2"
 [ "$id3" = "$id1" ] && [ "$g3" != "$g1" ] && [ "$g3" != "$g2" ] \
 	&& ok "  ... P3 is written into P1's id again (by difference), generation $g1 -> $g3" || no "  ... P3 ids" "$id1/$g1 $id2/$g2 $id3/$g3"
-out=$(run $cs --socket $SOCK -- cat $M/d/f 2>&1); st=$?
-[ $st = 1 ] && echo "$out" | grep -q "Operation not permitted" && ok "  ... and P3 denies $M/d/f: P1's cached class does not come back with its id" || no "  ... P3 stale" "$st $out"
-spol $M; read -r id4 g4 <<< "$(ids)"
-out=$(run $cs --socket $SOCK -- cat $M/d/f 2>&1); st=$?
-[ $st = 0 ] && [ "$out" = x ] && [ "$id4" = "$id2" ] && ok "  ... P4 reads it again, in P2's id" || no "  ... P4" "$st $out $id4 $id2"
+[ "$r3" = "3 denied" ] && ok "  ... and P3 denies it: P1's cached class does not come back with its id" || no "  ... P3 stale" "$r3"
+[ "$r4" = "4 allowed" ] && [ "$id4" = "$id2" ] && ok "  ... P4 reads it again, in P2's id" || no "  ... P4" "$r4 $id4 $id2"
 out=$($AC status --socket $SOCK $cs 2>&1); st=$?
 [ $st = 0 ] && ok "  ... status: the cages map holds the ids and generation the daemon expects" || no "  ... status" "$st $out"
-rm -f $D/s.yaml; $AC reload --socket $SOCK > /dev/null 2>&1; umount $M
+rm -f $D/s.yaml $ST $ACT; $AC reload --socket $SOCK > /dev/null 2>&1; umount $M; rmdir $M
 
 echo "# a run outlives a SIGKILLed daemon, still confined"
 # (the script as an argument: A's policy does not read $T; a stat is not checked)
