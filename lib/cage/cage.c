@@ -135,6 +135,7 @@ static void retire(struct cage *c, uint32_t id, uint32_t net_id, struct compiled
 {
 	int quiet = !loader_quiesce(c->ld);
 
+	spare_drop(c, NULL);       /* none after enter(); never two */
 	if (c->unknown_rules) {
 		loader_purge_policy(c->ld, id);
 		loader_purge_policy(c->ld, net_id);
@@ -177,6 +178,10 @@ static int enter(struct cage *c, struct compiled_policy *cp, const char *switchi
 	c->net_id = net_id;
 	c->gen = gen;
 	c->audit = audit;
+	if (id == c->spare_id) {   /* the spare is in force now: no spare until retire */
+		rules_free(&c->spare);
+		c->spare_id = 0;
+	}
 	return 0;
 fail:
 	if (id == c->spare_id)
