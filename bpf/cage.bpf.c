@@ -137,7 +137,7 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 	scratch_put(pc);
 out:
 	if (flags & CHECK_REMEMBER)
-		remember_created(r ? 0 : (__u64)dentry, gen);
+		remember_created(r || !gen ? 0 : (__u64)dentry, gen);   /* see dir_cached */
 	return r;
 }
 

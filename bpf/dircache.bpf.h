@@ -100,7 +100,9 @@ static __always_inline bool dir_cached(__u32 gen, struct dentry *dentry, struct 
 	__u32 cls;
 	bool hit;
 
-	q->ok = read_seqs(&q->rs, &q->ms);
+	/* generation 0: written by a daemon of a build that knew none (the
+	 * pad of its struct ac_cage), which may reuse it: nothing is cached */
+	q->ok = gen && read_seqs(&q->rs, &q->ms);
 	if (!q->ok || dentry == mnt->mnt_root)
 		return false;
 	dir = dentry->d_parent;
