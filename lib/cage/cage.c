@@ -165,12 +165,13 @@ static int enter(struct cage *c, struct compiled_policy *cp, const char *switchi
 
 	if (put_files(c, cp, &id, e))
 		return -1;
-	if (put_net(c, cp, &net_id, e) || new_id(c, &gen, e))
+	if (put_net(c, cp, &net_id, e))
 		goto fail;
-	if (loader_set_cage(c->ld, c->cg.id, id, net_id, gen, audit)) {
+	if (new_id(c, &gen, e))
+		goto fail_net;
+	if (loader_set_cage(c->ld, c->cg.id, id, net_id, gen, audit, c->policy_id != 0)) {
 		ac_error_set(e, AC_E_KERNEL_MAP, "cannot %s the cage: %s", switching, strerror(errno));
-		loader_del_net(c->ld, net_id, &cp->ns, cp->rs.unix_peers, cp->rs.nunix);
-		goto fail;
+		goto fail_net;
 	}
 	c->policy = *cp;
 	memset(cp, 0, sizeof(*cp));
@@ -183,6 +184,8 @@ static int enter(struct cage *c, struct compiled_policy *cp, const char *switchi
 		c->spare_id = 0;
 	}
 	return 0;
+fail_net:
+	loader_del_net(c->ld, net_id, &cp->ns, cp->rs.unix_peers, cp->rs.nunix);
 fail:
 	if (id == c->spare_id)
 		spare_drop(c, &cp->rs);
@@ -225,13 +228,16 @@ int cage_swap_net(struct cage *c, struct ac_error *e)
 		ac_error_set(e, AC_E_KERNEL_MAP, "%s", err);
 		goto fail;
 	}
-	if (loader_set_cage(c->ld, c->cg.id, c->policy_id, id, c->gen, c->audit)) {
+	if (loader_set_cage(c->ld, c->cg.id, c->policy_id, id, c->gen, c->audit, 1)) {
 		ac_error_set(e, AC_E_KERNEL_MAP, "cannot switch the cage: %s", strerror(errno));
 		loader_del_net(c->ld, id, &ns, p->rs.unix_peers, p->rs.nunix);
 		goto fail;
 	}
 	loader_quiesce(c->ld);
-	loader_del_net(c->ld, c->net_id, &p->ns, p->rs.unix_peers, p->rs.nunix);
+	if (c->unknown_rules)      /* another daemon's: all of them, by their id */
+		loader_purge_policy(c->ld, c->net_id);
+	else
+		loader_del_net(c->ld, c->net_id, &p->ns, p->rs.unix_peers, p->rs.nunix);
 	net_free(&p->ns);
 	p->ns = ns;
 	c->net_id = id;

@@ -206,7 +206,10 @@ int loader_adopted_attach(struct loader *l, int cgfd, struct cage_links *cl)
 }
 
 /* the keys of a trie map whose policy (the u32 after prefixlen) is id */
-static void purge(int fd, size_t ksize, uint32_t id)
+/* every key of fd (ksize bytes; the policy id its second u32) whose id
+ * gone() says goes */
+static void purge(int fd, size_t ksize, int (*gone)(uint32_t id, const void *ctx),
+		  const void *ctx)
 {
 	char *keys = NULL, *k = calloc(2, ksize);
 	size_t n = 0, cap = 0;
@@ -215,7 +218,7 @@ static void purge(int fd, size_t ksize, uint32_t id)
 	while (k && bpf_map_get_next_key(fd, prev, k + ksize) == 0) {
 		memcpy(k, k + ksize, ksize);
 		prev = k;
-		if (((uint32_t *)k)[1] != id)
+		if (!gone(((uint32_t *)k)[1], ctx))
 			continue;
 		if (n == cap) {
 			char *p = realloc(keys, (cap = cap ? 2 * cap : 64) * ksize);
@@ -232,14 +235,73 @@ static void purge(int fd, size_t ksize, uint32_t id)
 	free(k);
 }
 
+static void purge_all(struct loader *l, int (*gone)(uint32_t id, const void *ctx),
+		      const void *ctx)
+{
+	if (l->skel) {
+		purge(bpf_map__fd(l->skel->maps.file_rules), sizeof(struct ac_key), gone, ctx);
+		purge(bpf_map__fd(l->skel->maps.exec_rules), sizeof(struct ac_key), gone, ctx);
+	}
+	purge(bpf_map__fd(l->net->maps.unix_rules), sizeof(struct ac_key), gone, ctx);
+	purge(bpf_map__fd(l->net->maps.net_rules), sizeof(struct ac_net_key), gone, ctx);
+}
+
+static int is_id(uint32_t id, const void *ctx)
+{
+	return id == *(const uint32_t *)ctx;
+}
+
 void loader_purge_policy(struct loader *l, uint32_t policy)
 {
-	if (!policy)
-		return;
-	if (l->skel) {
-		purge(bpf_map__fd(l->skel->maps.file_rules), sizeof(struct ac_key), policy);
-		purge(bpf_map__fd(l->skel->maps.exec_rules), sizeof(struct ac_key), policy);
+	if (policy)
+		purge_all(l, is_id, &policy);
+}
+
+struct idset {
+	uint32_t *id;
+	size_t n;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int unreferenced(uint32_t id, const void *ctx)
+{
+	const struct idset *s = ctx;
+
+	return !bsearch(&id, s->id, s->n, sizeof(*s->id), cmp_id);
+}
+
+int loader_purge_unreferenced(struct loader *l)
+{
+	int fd = bpf_map__fd(l->net->maps.cages);
+	struct idset s = { 0 };
+	uint64_t key, *prev = NULL;
+	size_t cap = 0;
+	struct ac_cage c;
+
+	while (bpf_map_get_next_key(fd, prev, &key) == 0) {
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &c))
+			continue;
+		if (s.n + 2 > cap) {
+			uint32_t *p = realloc(s.id, (cap = cap ? 2 * cap : 64) * sizeof(*p));
+
+			if (!p) {
+				free(s.id);
+				return -1;     /* nothing purged: a leak, never a rule lost */
+			}
+			s.id = p;
+		}
+		s.id[s.n++] = c.policy;
+		s.id[s.n++] = c.net_policy;
 	}
-	purge(bpf_map__fd(l->net->maps.unix_rules), sizeof(struct ac_key), policy);
-	purge(bpf_map__fd(l->net->maps.net_rules), sizeof(struct ac_net_key), policy);
+	qsort(s.id, s.n, sizeof(*s.id), cmp_id);
+	purge_all(l, unreferenced, &s);
+	free(s.id);
+	return 0;
 }

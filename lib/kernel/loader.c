@@ -362,11 +362,10 @@ static size_t fill_batch(struct batch *b, uint32_t policy, const struct rule *r,
 	return m;
 }
 
-static int no_batch(int err)
-{
-	return err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP || err == -524 /* ENOTSUPP */;
-}
-
+/* Both fall back to one rule a system call from the first rule a batch
+ * may not have done: a kernel without batches for the map (or short of
+ * memory for one) may leave the count as it was, so it says nothing then;
+ * a put (BPF_ANY) and a delete are the same when done twice. */
 static int put(int fd, uint32_t policy, const struct rule *r, size_t n)
 {
 	struct batch *b = n > 1 ? malloc(sizeof(*b)) : NULL;
@@ -375,16 +374,10 @@ static int put(int fd, uint32_t policy, const struct rule *r, size_t n)
 
 	while (b && i < n) {
 		__u32 m = fill_batch(b, policy, r + i, n - i);
-		int err = bpf_map_update_batch(fd, b->k, b->v, &m, NULL);
 
-		if (err && no_batch(err) && m == 0)
-			break;            /* one at a time, from i on */
+		if (bpf_map_update_batch(fd, b->k, b->v, &m, NULL))
+			break;            /* one at a time from i: they say what failed */
 		i += m;
-		if (err) {
-			free(b);
-			errno = -err;
-			return -1;
-		}
 	}
 	free(b);
 	for (; i < n; i++) {
@@ -408,16 +401,11 @@ static int del(int fd, uint32_t policy, const struct rule *r, size_t n)
 		__u32 m = fill_batch(b, policy, r + i, n - i);
 		int err = bpf_map_delete_batch(fd, b->k, &m, NULL);
 
-		if (err && no_batch(err) && m == 0)
-			break;
-		i += m;
-		if (err && err != -ENOENT) {
-			free(b);
-			errno = -err;
-			return -1;
-		}
-		if (err && i < n)
-			i++;              /* the batch stopped at r[i] (not in the map): skip it */
+		if (err && err != -ENOENT)
+			break;            /* one at a time from i */
+		/* ENOENT: the batch stopped at r[i + m], not in the map (the
+		 * kernel's count is the deletions before it): skip it */
+		i += m + (err ? 1 : 0);
 	}
 	free(b);
 	for (; i < n; i++) {
@@ -479,18 +467,26 @@ int loader_quiesce(struct loader *l)
 {
 	int k = 0;
 
-	if (!l->sync_ok)
+	if (!l->sync_ok || bpf_map_update_elem(l->sync_fd[0], &k, &l->sync_fd[1], BPF_ANY))
 		return -1;
-	return bpf_map_update_elem(l->sync_fd[0], &k, &l->sync_fd[1], BPF_ANY) ? -1 : 0;
+	l->unquiesced = 0;
+	return 0;
 }
 
 int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t net_policy,
-		    uint32_t gen, int audit)
+		    uint32_t gen, int audit, int replace)
 {
 	struct ac_cage c = { .policy = policy, .audit = audit, .net_policy = net_policy,
 			     .gen = gen };
 
-	return bpf_map_update_elem(bpf_map__fd(l->net->maps.cages), &cgid, &c, BPF_ANY);
+	if (replace && l->unquiesced && loader_quiesce(l)) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (bpf_map_update_elem(bpf_map__fd(l->net->maps.cages), &cgid, &c, BPF_ANY))
+		return -1;
+	l->unquiesced |= replace;
+	return 0;
 }
 
 int loader_del_cage(struct loader *l, uint64_t cgid)

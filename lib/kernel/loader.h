@@ -41,6 +41,7 @@ struct loader {
 	 * caches by policy id) */
 	int reuse_ids;
 	int sync_ok, sync_fd[2];    /* loader_quiesce's maps (outer, inner), if sync_ok */
+	int unquiesced;             /* a cages map entry replaced since the last quiesce */
 };
 
 enum loader_cg_prog { LOADER_EGRESS, LOADER_INGRESS, LOADER_DEVICE, LOADER_CG_PROGS };
@@ -82,6 +83,10 @@ struct bpf_link *loader_adopted_link(struct loader *l, int cgfd, enum loader_cg_
 /* Delete every rule of policy id from the rule maps (when its rules are
  * not known, as for an adopted cage's). */
 void loader_purge_policy(struct loader *l, uint32_t policy);
+/* Delete every rule whose policy id no entry of the cages map names: what
+ * an earlier process left (its cages' spares, which only it knew). Call
+ * before any new rules are written. 0, or -1 (no memory: nothing purged). */
+int loader_purge_unreferenced(struct loader *l);
 /* Attach the packet programs to a cage's cgroup (a cgroup agentcage made). */
 int loader_attach_cgroup(struct loader *l, const char *cgroup_path, struct cage_links *cl,
 			 char *err, size_t errlen);
@@ -113,9 +118,14 @@ int loader_put_net(struct loader *l, uint32_t policy, const struct netset *ns,
 		   const struct rule *unix_rules, size_t nunix, char *err, size_t errlen);
 void loader_del_net(struct loader *l, uint32_t policy, const struct netset *ns,
 		    const struct rule *unix_rules, size_t nunix);
-/* Point cage cgid at its policy ids and generation (one atomic map update). */
+/* Point cage cgid at its policy ids and generation (one atomic map update).
+ * replace: cgid has an entry already. The cages map is a preallocated hash,
+ * whose update of an existing key recycles the old element for the next
+ * such update on that CPU at once, while a program may still read it: a
+ * replacement waits first for the one before it to be quiesced
+ * (loader_quiesce, else here; -1 when it cannot be). */
 int loader_set_cage(struct loader *l, uint64_t cgid, uint32_t policy, uint32_t net_policy,
-		    uint32_t gen, int audit);
+		    uint32_t gen, int audit, int replace);
 /* Forget cage cgid (its rules stay until loader_del_rules/loader_del_net). */
 int loader_del_cage(struct loader *l, uint64_t cgid);
 /* fd of a map of the network object, for tests: "net_rules", "cages", ... */

@@ -369,7 +369,7 @@ static int cmd_packets(void)
 	expect("tcp6 to ::ffff:10.0.0.5:443 (mapped, denied)", 1, &f, 0);
 
 	/* audit: reported, not dropped */
-	if (loader_set_cage(&ld, cage.cg.id, cage.policy_id, cage.net_id, cage.gen, 1))
+	if (loader_set_cage(&ld, cage.cg.id, cage.policy_id, cage.net_id, cage.gen, 1, 1))
 		die("cage", strerror(errno));
 	frame_v4(&f, "10.9.9.9", "10.1.2.3", IPPROTO_TCP, 40000, 80, 0);
 	expect("audit: tcp to 10.1.2.3:80 (not allowed)", 1, &f, 1);
