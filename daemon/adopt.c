@@ -59,14 +59,26 @@ int state_open(struct daemon *d, int fresh, struct ac_error *e)
 	return 0;
 }
 
-/* after every scan: what a restarted daemon needs to carry on */
-void state_save(struct daemon *d)
+/* after every switch: the highest id given out, so that a restarted
+ * daemon never gives one out again (a generation tags the kernel's caches
+ * of decisions, which outlive the cages that filled them) */
+void state_save_ids(struct daemon *d)
 {
 	struct dstate s = { .a = d->ld.last_policy_id,
 			    .b = d->ld.reuse_ids ? STATE_REUSE_IDS : 0 };
+	uint64_t key = 0;
+
+	if (d->state_fd >= 0)
+		bpf_map_update_elem(d->state_fd, &key, &s, BPF_ANY);
+}
+
+/* after every scan: what a restarted daemon needs to carry on */
+void state_save(struct daemon *d)
+{
+	struct dstate s;
 	uint64_t key = 0, next;
 
-	bpf_map_update_elem(d->state_fd, &key, &s, BPF_ANY);
+	state_save_ids(d);
 	for (size_t i = 0; i < d->ncages; i++) {
 		struct dcage *c = d->cages[i];
 
@@ -225,6 +237,10 @@ int daemon_adopt(struct daemon *d, event_fn on_event, struct ac_error *e)
 	if (daemon_capacity(d, e) || state_open(d, 0, e))
 		return -1;
 	restore_ids(d);
+	/* the spares of the cages of the daemon before (it alone knew their
+	 * ids), and the rules of cages it removed when it died */
+	if (loader_purge_unreferenced(&d->ld))
+		diag_warn("cannot purge the rules no cage uses (no memory); they stay in the maps");
 	if (adopt_cages(d, e))
 		return -1;
 	diag_info("adopted the pinned set %s: %zu cages, last policy id %u; events that waited "

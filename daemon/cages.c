@@ -175,13 +175,16 @@ int daemon_switch(struct daemon *d, struct cage *c, struct compiled_policy *cp, 
 {
 	int (*f)(struct cage *, struct compiled_policy *, struct ac_error *) =
 		install ? cage_install : cage_swap;
+	int ret = f(c, cp, e);
 
-	if (!f(c, cp, e))
-		return 0;
-	if (!e->code || strcmp(e->code, AC_E_KERNEL_MAP) || !drop_spares(d))
-		return -1;
-	*e = (struct ac_error){ 0 };
-	return f(c, cp, e);
+	/* the rule maps full (loader_put_rules names the option) */
+	if (ret && e->code && !strcmp(e->code, AC_E_KERNEL_MAP) && strstr(e->msg, "--max-rules") &&
+	    drop_spares(d)) {
+		*e = (struct ac_error){ 0 };
+		ret = f(c, cp, e);
+	}
+	state_save_ids(d);
+	return ret;
 }
 
 int daemon_add_cage(struct daemon *d, struct compiled_policy *cp, const char *name,

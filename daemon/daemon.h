@@ -177,6 +177,8 @@ int daemon_capacity(struct daemon *d, struct ac_error *e);
  * pinned set d->pins and its cages */
 int state_open(struct daemon *d, int fresh, struct ac_error *e);
 void state_save(struct daemon *d);
+/* the highest id given out (after every switch) */
+void state_save_ids(struct daemon *d);
 int daemon_adopt(struct daemon *d, event_fn on_event, struct ac_error *e);
 
 /* the event stream (events.c): every event to the backlog and to the

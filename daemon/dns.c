@@ -47,11 +47,13 @@ struct dcage *cage_dns_of(struct daemon *d, void *tag)
 void cage_dns_ready(struct daemon *d, struct dcage *c)
 {
 	struct ac_error e;
+	int r;
 
-	(void)d;
 	if (!dns_refresh_take(&c->dns, &c->cage.policy.hosts))
 		return;
-	if (cage_swap_net(&c->cage, &e)) {
+	r = cage_swap_net(&c->cage, &e);
+	state_save_ids(d);     /* the ids it took, whatever came of them */
+	if (r) {
 		diag_error_code(e.code, "cage %s: hostname refresh: keeping its network rules: %s",
 				c->name, e.msg);
 		return;

@@ -44,7 +44,8 @@ struct rule_delta {
 	struct rule *put, *del;
 	size_t nput, ndel;
 };
-/* 0, or -1 (no memory) with d empty; rules_delta_free frees d */
+/* Each array's keys are unique (as rules_compile makes them). 0, or -1
+ * (no memory) with d empty; rules_delta_free frees d */
 int rules_delta(const struct rule *old, size_t nold, const struct rule *new, size_t nnew,
 		struct rule_delta *d);
 void rules_delta_free(struct rule_delta *d);
