@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 160 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 150 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The agent's own terminal (issue 12): with a terminal on standard input the
 # agent gets a pseudo-terminal of its own that agentcage relays; without
 # one (or with --no-pty) it has no controlling terminal. ptydrive.py plays
@@ -139,6 +139,13 @@ def tryit(name, f):
 tryit("winsz", lambda: setsz(0, 50, 150))
 tryit("sig", lambda: fcntl.ioctl(0, TIOCSIG, signal.SIGINT))
 print("size:" + getsz(0), flush=True)
+SIGS = {signal.SIGWINCH, signal.SIGINT}
+def wait():   # the session's process: each signal it gets, on the pipe
+    signal.pthread_sigmask(signal.SIG_BLOCK, SIGS)
+    os.write(w, b"ready\n")
+    while True:
+        sig = signal.sigwaitinfo(SIGS).si_signo
+        os.write(w, (b"winch " + getsz(s).encode() if sig == signal.SIGWINCH else b"int") + b"\n")
 if sys.argv[1:] == ["own"]:
     m, s = os.openpty()
     r, w = os.pipe()
@@ -146,14 +153,16 @@ if sys.argv[1:] == ["own"]:
     if pid == 0:
         os.setsid()
         fcntl.ioctl(s, termios.TIOCSCTTY, 0)
-        signal.signal(signal.SIGWINCH, lambda *a: os.write(w, b"winch " + getsz(s).encode() + b"\n"))
-        signal.signal(signal.SIGINT, lambda *a: os.write(w, b"int\n"))
-        os.write(w, b"ready\n")
-        while True:
-            signal.pause()
-    def child():
-        got = select.select([r], [], [], 20)[0]
-        return os.read(r, 100).decode().strip() if got else "none"
+        wait()
+    buf = b""
+    def child():   # the child's next line
+        global buf
+        while b"\n" not in buf:
+            if not select.select([r], [], [], 60)[0]:
+                return "none"
+            buf += os.read(r, 100)
+        line, buf = buf.split(b"\n", 1)
+        return line.decode()
     print("child:" + child(), flush=True)
     tryit("own-winsz-master", lambda: setsz(m, 40, 120)); print("child:" + child(), flush=True)
     tryit("own-winsz-slave", lambda: setsz(s, 41, 121)); print("child:" + child(), flush=True)
@@ -171,20 +180,23 @@ def getsz(fd): return "%d %d" % struct.unpack("HHHH", fcntl.ioctl(fd, termios.TI
 m, s = os.openpty()
 fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 33, 101, 0, 0))
 r, w = os.pipe()
+SIGS = {signal.SIGWINCH, signal.SIGINT}
+def wait():   # the session's process: each signal it gets, on the pipe
+    signal.pthread_sigmask(signal.SIG_BLOCK, SIGS)
+    os.write(w, b"ready\n")
+    while True:
+        sig = signal.sigwaitinfo(SIGS).si_signo
+        os.write(w, (b"winch " + getsz(s).encode() if sig == signal.SIGWINCH else b"int") + b"\n")
 pid = os.fork()
 if pid == 0:
     os.setsid()
     fcntl.ioctl(s, termios.TIOCSCTTY, 0)
-    signal.signal(signal.SIGWINCH, lambda *a: os.write(w, b"winch " + getsz(s).encode() + b"\n"))
-    signal.signal(signal.SIGINT, lambda *a: os.write(w, b"int\n"))
-    os.write(w, b"ready\n")
-    while True:
-        signal.pause()
+    wait()
 def drain(t):
     out = b""
     while select.select([r], [], [], t)[0]:
         out += os.read(r, 1000)
-    return out.decode().split()
+    return sorted(out.decode().splitlines())   # SIGINT and SIGWINCH pending at once: either first
 res = {"ready": drain(5)}
 p = subprocess.run(sys.argv[1:], stdin=m, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 res["status"], res["out"] = p.returncode, p.stdout.decode(errors="replace")
@@ -218,11 +230,13 @@ grep -qx 'sig:errno 25' <<< "$out" && ok "  ... TIOCSIG on it (a pty slave: sign
 	|| no "  ... TIOCSIG on a slave is ENOTTY" "$out"
 [ "$(grep -cx 'child:ready' <<< "$out")" = 1 ] && grep -qx 'own-winsz-master:ok' <<< "$out" && grep -qx 'child:winch 40 120' <<< "$out" \
 	&& ok "  ... a pty the cage opened: resizing its master works, its session's child gets SIGWINCH" \
-	|| no "  ... the cage's own pty, resize on the master" "$out"
+	|| no "  ... the cage's own pty, resize on the master" "$(grep -E '^(own|child)' <<< "$out" | tr '\n' ' ')"
 grep -qx 'own-winsz-slave:ok' <<< "$out" && grep -qx 'child:winch 41 121' <<< "$out" \
-	&& ok "  ... and on its slave (from outside its session, inside the cage)" || no "  ... resize on the slave" "$out"
+	&& ok "  ... and on its slave (from outside its session, inside the cage)" \
+	|| no "  ... resize on the slave" "$(grep -E '^(own|child)' <<< "$out" | tr '\n' ' ')"
 grep -qx 'own-sig:ok' <<< "$out" && grep -qx 'child:int' <<< "$out" \
-	&& ok "  ... TIOCSIG SIGINT on its master reaches the child" || no "  ... TIOCSIG on the cage's own master" "$out"
+	&& ok "  ... TIOCSIG SIGINT on its master reaches the child" \
+	|| no "  ... TIOCSIG on the cage's own master" "$(grep -E '^(own|child)' <<< "$out" | tr '\n' ' ')"
 [ "$(grep -c '"0x5414"' $D/e5.json)" = 1 ] && ok "  ... one ioctl event: the own pty's resizes are not reported" \
 	|| no "  ... one ioctl event" "$(cat $D/e5.json)"
 
@@ -236,12 +250,12 @@ event "  ... TIOCSWINSZ reported" $D/e6.json op=ioctl ioctl=0x5414 action=denied
 event "  ... TIOCSIG reported as ioctl 0x40045436" $D/e6.json op=ioctl ioctl=0x40045436 action=denied comm=python3
 [ "$(field "$res" during)" = "[]" ] && [ "$(field "$res" size)" = "33 101" ] \
 	&& ok "  ... its session got no signal, its size is unchanged" || no "  ... no signal, size unchanged" "$res"
-[ "$(field "$res" after)" = "['winch', '44', '144', 'int']" ] \
+[ "$(field "$res" after)" = "['int', 'winch 44 144']" ] \
 	&& ok "  ... the same ioctls from outside the cage signal it (SIGWINCH 44 144, SIGINT)" \
 	|| no "  ... the same from outside signal it" "$res"
 res=$(cd $D && python3 $D/outer.py $AC run --no-pty --mode audit --policy $D/p2.yaml --events $D/e7.json -- python3 $D/sig.py)
 out=$(field "$res" out)
-grep -qx 'winsz:ok' <<< "$out" && grep -qx 'sig:ok' <<< "$out" && [ "$(field "$res" during)" = "['winch', '50', '150', 'int']" ] \
+grep -qx 'winsz:ok' <<< "$out" && grep -qx 'sig:ok' <<< "$out" && [ "$(field "$res" during)" = "['int', 'winch 50 150']" ] \
 	&& ok "  ... audit: both go through and reach the session outside (the route is real)" || no "  ... audit goes through" "$res"
 event "  ... reported as audited" $D/e7.json op=ioctl ioctl=0x5414 action=audited
 
