@@ -15,7 +15,9 @@
  *  - no change of the scheduling, I/O priority, CPU affinity, resource
  *    limits or memory placement of a task outside the cage;
  *  - no typing into a terminal (TIOCSTI, TIOCLINUX), no change of a
- *    virtual console's keyboard or display (KD*, VT* ioctls).
+ *    virtual console's keyboard or display (KD*, VT* ioctls), no signal
+ *    the kernel sends for a terminal ioctl (a resize's SIGWINCH, a pty
+ *    master's TIOCSIG) to a foreground process group outside the cage.
  * Included by cage.bpf.c; every program finds the cage first, or tests a
  * cheap argument before that, so an uncaged task pays at most one lookup. */
 #ifndef AGENTCAGE_ISOLATE_BPF_H
@@ -30,6 +32,8 @@
 #define PTRACE_MODE_NOAUDIT_ 0x04
 #define TIOCSTI_ 0x5412
 #define TIOCLINUX_ 0x541C
+#define TIOCSWINSZ_ 0x5414
+#define TIOCSIG_ 0x40045436   /* _IOW('T', 0x36, int) */
 
 /* A refusal without a path; with AC_EV_ARG when has_arg. */
 static __always_inline int isolate_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
@@ -466,9 +470,87 @@ static __always_inline bool vt_ioctl_changes(unsigned int cmd)
 	return true;
 }
 
+/* Two terminal ioctls make the kernel signal a terminal's foreground
+ * process group itself (kill_pgrp with priv 1: no task_kill, whoever the
+ * caller): TIOCSWINSZ sends SIGWINCH (tty_do_resize; pty_resize signals
+ * the groups of both ends of a pty pair, whichever end is resized), and
+ * TIOCSIG on a pty master sends SIGINT, SIGQUIT or SIGTSTP to the group of
+ * its slave (pty_signal: tty->link; on a slave, which has no pty ioctls,
+ * it signals nothing). A caged task holding the caller's terminal
+ * (agentcage --no-pty) would signal the caller's shell and its jobs.
+ * Refused where a terminal so signalled has a foreground group of a
+ * session that is not the cage's: the session's leader is outside the cage,
+ * or gone, and the session is not the calling task's own. A session led
+ * from inside the cage holds only caged tasks (what the leader forks stays
+ * in the cage; nobody joins a session from outside), so a terminal the cage
+ * opened and made a session's (tmux, screen, expect) resizes and signals
+ * as before. The calling task's own session is the one agentcage started
+ * for the cage (setsid before it joins it; a caged task cannot join
+ * another), which may be led from outside by agentcage's own process (PID
+ * 1's parent, with isolate: [pid], which ignores SIGWINCH): the agent's
+ * own pty keeps `stty cols`. A terminal without a foreground group is
+ * signalled nothing (a pty no process has as its controlling terminal).
+ * Only a file whose ioctl is the terminals' (tty_ioctl: a terminal, ptmx,
+ * /dev/tty, the console) is a terminal: a file of another kind with the
+ * same command numbers is not concerned. The kernel's address of
+ * tty_ioctl comes from kallsyms (libbpf resolves it at load); unknown
+ * (addresses hidden), a file is taken for a terminal when its private
+ * data is a tty_file_private pointing back at it. */
+extern const void tty_ioctl __ksym __weak;
+
+static __always_inline struct tty_struct *file_tty(struct file *file)
+{
+	struct tty_file_private *priv = file->private_data;
+
+	if (&tty_ioctl) {
+		if ((__u64)BPF_CORE_READ(file, f_op, unlocked_ioctl) != (__u64)&tty_ioctl)
+			return NULL;
+	} else if (!priv || BPF_CORE_READ(priv, file) != file) {
+		return NULL;
+	}
+	return BPF_CORE_READ(priv, tty);
+}
+
+/* Does a signal to tty's foreground process group stay in the cage? */
+static __always_inline bool tty_group_in_cage(struct tty_struct *tty, __u64 cgid,
+					      struct pid *own_session)
+{
+	struct task_struct *leader;
+	struct pid *sid;
+
+	if (!tty || !BPF_CORE_READ(tty, ctrl.pgrp))
+		return true;
+	sid = BPF_CORE_READ(tty, ctrl.session);
+	if (!sid)
+		return false;
+	if (sid == own_session)
+		return true;
+	leader = proc_pid_task(sid);
+	return leader && task_in_cage(leader, cgid);
+}
+
+static __always_inline int tty_signal_refuse(struct ac_cage *c, __u64 cgid, struct file *file,
+					     unsigned int cmd)
+{
+	struct tty_struct *tty = file_tty(file);
+	struct task_struct *cur;
+	struct pid *own;
+
+	if (!tty)
+		return 0;
+	cur = bpf_get_current_task_btf();
+	own = BPF_CORE_READ(cur, signal, pids[PIDTYPE_SID]);
+	if ((cmd == TIOCSIG_ || tty_group_in_cage(tty, cgid, own)) &&
+	    tty_group_in_cage(BPF_CORE_READ(tty, link), cgid, own))
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_IOCTL, cmd, true);
+}
+
 static __always_inline int isolate_ioctl(struct ac_cage *c, __u64 cgid, struct file *file,
 					 unsigned int cmd)
 {
+	if (cmd == TIOCSWINSZ_ || cmd == TIOCSIG_)
+		return tty_signal_refuse(c, cgid, file, cmd);
 	if (cmd != TIOCSTI_ && cmd != TIOCLINUX_ && !vt_ioctl_changes(cmd))
 		return 0;
 	return isolate_verdict(c, cgid, AC_OP_IOCTL, cmd, true);
