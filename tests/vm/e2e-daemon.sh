@@ -227,6 +227,19 @@ out=$($AC --json ls --socket $SOCK)
 echo "$out" | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); c={x["name"]:x for x in r["cages"]}; assert c[sys.argv[1]]["generation"]==3 and c[sys.argv[2]]["generation"]==1 and c[sys.argv[2]]["file"].endswith("/b.yaml") and c[sys.argv[2]]["file_rules"]>0, r' $na $nb \
 	&& ok "  ... ls: B unchanged at generation 1 (with its file and rules), A edited while down at 3" || no "  ... ls after restart" "$out"
 expect "  ... status proves both cages after the restart" 0 $AC status --socket $SOCK
+# A's previous policy stayed in the maps as its spare, known to the killed
+# daemon alone: the new one purges every rule whose id no cage names
+python3 - $PINS > $T/ids.out 2>&1 <<'P' && ok "  ... the killed daemon's spares are purged: every id in the rule maps is a cage's ($(cat $T/ids.out))" || no "  ... spares left" "$(cat $T/ids.out)"
+import json, subprocess, sys
+pins = sys.argv[1]
+def dump(m): return json.loads(subprocess.check_output(["bpftool", "-j", "map", "dump", "pinned", pins + "/map-" + m]))
+def u32(b, o): return int.from_bytes(bytes(int(x, 16) for x in b[o:o + 4]), "little")
+live = set()
+for e in dump("cages"): live |= {u32(e["value"], 0), u32(e["value"], 8)}
+ids = {u32(e["key"], 4) for m in ("file_rules", "exec_rules") for e in dump(m)}
+print("ids", sorted(ids), "cages", sorted(live))
+sys.exit(0 if ids and ids <= live else 1)
+P
 waitlines $T/pa 8
 [ "$(tail -n +$((n1 + 2)) $T/pa | sort -u)" = 10 ] && ok "  ... the edit made while down is in force: A reads a, not b" \
 	|| no "  ... edit after restart" "$(tail -n +$((n1 + 2)) $T/pa | sort | uniq -c)"
