@@ -128,29 +128,37 @@ static int put_net(struct cage *c, const struct compiled_policy *cp, uint32_t *i
 	return 0;
 }
 
-/* The rules of a policy no longer in force (id, net_id, rs), once no
+/* The rules of policy p (file rules under id, network and unix rules
+ * under net_id) out of the maps; an adopted cage's by their ids, since the
+ * maps may hold others of them than p's (cage.h: unknown_rules). */
+static void forget(struct cage *c, uint32_t id, uint32_t net_id, const struct compiled_policy *p)
+{
+	if (c->unknown_rules) {
+		loader_purge_policy(c->ld, id);
+		loader_purge_policy(c->ld, net_id);
+		return;
+	}
+	loader_del_rules(c->ld, id, &p->rs);
+	loader_del_net(c->ld, net_id, &p->ns, p->rs.unix_peers, p->rs.nunix);
+}
+
+/* The rules of a policy no longer in force (id, net_id, old), once no
  * program can still be reading them: its file rules become the spare
- * when ids may come back, the rest goes. rs is taken. */
+ * when ids may come back, the rest goes. old is freed. */
 static void retire(struct cage *c, uint32_t id, uint32_t net_id, struct compiled_policy *old)
 {
 	int quiet = !loader_quiesce(c->ld);
 
 	spare_drop(c, NULL);       /* none after enter(); never two */
-	if (c->unknown_rules) {
-		loader_purge_policy(c->ld, id);
-		loader_purge_policy(c->ld, net_id);
-		c->unknown_rules = 0;
-		compiled_policy_free(old);
-		return;
-	}
-	loader_del_net(c->ld, net_id, &old->ns, old->rs.unix_peers, old->rs.nunix);
-	if (quiet && c->ld->reuse_ids) {
+	if (quiet && c->ld->reuse_ids && !c->unknown_rules) {
+		loader_del_net(c->ld, net_id, &old->ns, old->rs.unix_peers, old->rs.nunix);
 		c->spare_id = id;
 		c->spare = old->rs;
 		memset(&old->rs, 0, sizeof(old->rs));
 	} else {
-		loader_del_rules(c->ld, id, &old->rs);
+		forget(c, id, net_id, old);
 	}
+	c->unknown_rules = 0;      /* the rules in force are this process's now */
 	compiled_policy_free(old);
 }
 
@@ -260,14 +268,7 @@ void cage_teardown(struct cage *c)
 	/* a task that outlived the kill keeps its cage's policy */
 	if (c->policy_id && !(path[0] && access(path, F_OK) == 0)) {
 		loader_del_cage(c->ld, c->cg.id);
-		if (c->unknown_rules) {
-			loader_purge_policy(c->ld, c->policy_id);
-			loader_purge_policy(c->ld, c->net_id);
-		} else {
-			loader_del_rules(c->ld, c->policy_id, &c->policy.rs);
-			loader_del_net(c->ld, c->net_id, &c->policy.ns, c->policy.rs.unix_peers,
-				       c->policy.rs.nunix);
-		}
+		forget(c, c->policy_id, c->net_id, &c->policy);
 		c->policy_id = c->net_id = 0;
 	}
 	compiled_policy_free(&c->policy);
