@@ -205,7 +205,6 @@ int loader_adopted_attach(struct loader *l, int cgfd, struct cage_links *cl)
 	return 0;
 }
 
-/* the keys of a trie map whose policy (the u32 after prefixlen) is id */
 /* every key of fd (ksize bytes; the policy id its second u32) whose id
  * gone() says goes */
 static void purge(int fd, size_t ksize, int (*gone)(uint32_t id, const void *ctx),

@@ -163,6 +163,16 @@ static int idx_init(struct keyidx *x, size_t want)
 	return 0;
 }
 
+/* an index of l[0..n), with room for want rules */
+static int idx_build(struct keyidx *x, const struct rule *l, size_t n, size_t want)
+{
+	if (idx_init(x, want))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		idx_place(x, l, i);
+	return 0;
+}
+
 /* make room for the n+1st rule of l: the index (rebuilt from l[0..n)
  * when it would be over half full) */
 static int idx_room(struct keyidx *x, const struct rule *l, size_t n)
@@ -171,10 +181,8 @@ static int idx_room(struct keyidx *x, const struct rule *l, size_t n)
 
 	if (x->cap && (n + 1) * 2 <= x->cap)
 		return 0;
-	if (idx_init(&bigger, x->cap ? x->cap : n + 1))
+	if (idx_build(&bigger, l, n, x->cap ? x->cap : n + 1))
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		idx_place(&bigger, l, i);
 	free(x->slot);
 	*x = bigger;
 	return 0;
@@ -373,15 +381,6 @@ static int delta_side(const struct rule *a, size_t na, const struct rule *b,
 	return 0;
 }
 
-static int index_of(struct keyidx *x, const struct rule *l, size_t n)
-{
-	if (idx_init(x, n))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		idx_place(x, l, i);
-	return 0;
-}
-
 int rules_delta(const struct rule *old, size_t nold, const struct rule *new, size_t nnew,
 		struct rule_delta *d)
 {
@@ -389,7 +388,7 @@ int rules_delta(const struct rule *old, size_t nold, const struct rule *new, siz
 	int ret = -1;
 
 	memset(d, 0, sizeof(*d));
-	if (!index_of(&ox, old, nold) && !index_of(&nx, new, nnew) &&
+	if (!idx_build(&ox, old, nold, nold) && !idx_build(&nx, new, nnew, nnew) &&
 	    !delta_side(new, nnew, old, &ox, 1, &d->put, &d->nput) &&
 	    !delta_side(old, nold, new, &nx, 0, &d->del, &d->ndel))
 		ret = 0;
@@ -434,12 +433,13 @@ static int build_trie(struct ruleset *rs, const struct keyidx *fx)
 		for (size_t j = 0; j + 1 < rs->files[i].len; j++)
 			cap += rs->files[i].key[j] == '/';
 	rs->trie = calloc(cap ? cap : 1, sizeof(*rs->trie));
-	if (!rs->trie || idx_init(&tx, cap))
+	if (!rs->trie)
 		goto oom;
 	if (rs->nfiles)      /* files is NULL without file rules: no memcpy from NULL */
 		memcpy(rs->trie, rs->files, rs->nfiles * sizeof(*rs->files));
-	for (rs->ntrie = 0; rs->ntrie < rs->nfiles; rs->ntrie++)
-		idx_place(&tx, rs->trie, rs->ntrie);
+	if (idx_build(&tx, rs->trie, rs->nfiles, cap))
+		goto oom;
+	rs->ntrie = rs->nfiles;
 	for (size_t i = 0; i < rs->nfiles; i++) {
 		const struct rule *f = &rs->files[i];
 		size_t done = 0;
