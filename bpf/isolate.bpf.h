@@ -54,6 +54,26 @@ static __always_inline int isolate_verdict(struct ac_cage *c, __u64 cgid, __u32 
 	return c->audit ? 0 : -EPERM;
 }
 
+/* The refusal of an act whose author is not the current task: the task
+ * recorded when the act was set up (a file owner's setter). */
+static __always_inline int isolate_verdict_by(struct ac_cage *c, __u64 cgid, __u32 op,
+					      __u32 arg, __u32 pid, __u32 uid, const char *comm)
+{
+	struct ac_event *e = event_reserve(cgid, op, c->audit ? AC_AUDITED : AC_DENIED);
+
+	if (e) {
+		e->pid = pid;
+		e->uid = uid;
+		e->arg = arg;
+		e->pad = 0;
+		e->flags = AC_EV_ARG;
+		__builtin_memset(&e->net, 0, sizeof(e->net));
+		__builtin_memcpy(e->comm, comm, sizeof(e->comm));
+		bpf_ringbuf_submit(e, 0);
+	}
+	return c->audit ? 0 : -EPERM;
+}
+
 /* Containment: the refusal of something a cage may never do. */
 static __always_inline int refuse_in_cage(__u32 op)
 {
@@ -342,6 +362,12 @@ int BPF_PROG(ac_perf_event_open, struct perf_event_attr *attr, int type, int ret
 	return refuse_in_cage(AC_OP_PERF);
 }
 
+struct fown_setter {
+	__u64 cgid;                     /* the setter's cage */
+	__u32 pid, uid;
+	char comm[sizeof(((struct ac_event *)0)->comm)];
+};
+
 /* Signals through a file's owner (F_SETOWN, F_SETOWN_EX, FIOSETOWN,
  * SIOCSPGRP, O_ASYNC on a terminal, leases, F_NOTIFY, with any signal
  * F_SETSIG names, SIGKILL included) are sent by whoever triggers the I/O,
@@ -355,7 +381,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u64);             /* struct file * */
-	__type(value, __u64);           /* the setter's cage */
+	__type(value, struct fown_setter);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } fown_cage SEC(".maps");
 
@@ -375,14 +401,17 @@ static __always_inline __u64 fown_file(struct fown_struct *fown)
 SEC("lsm/file_set_fowner")
 int BPF_PROG(ac_file_set_fowner, struct file *file)
 {
-	struct ac_cage *c;
-	__u64 cgid, key = (__u64)file;
+	struct fown_setter v = {};
+	__u64 key = (__u64)file;
 
-	if (!(c = current_cage(&cgid))) {
+	if (!current_cage(&v.cgid)) {
 		bpf_map_delete_elem(&fown_cage, &key);
 		return 0;
 	}
-	if (bpf_map_update_elem(&fown_cage, &key, &cgid, BPF_ANY))
+	v.pid = bpf_get_current_pid_tgid() >> 32;
+	v.uid = (__u32)bpf_get_current_uid_gid();
+	bpf_get_current_comm(v.comm, sizeof(v.comm));
+	if (bpf_map_update_elem(&fown_cage, &key, &v, BPF_ANY))
 		stat_inc(AC_STAT_MAP_FULL);   /* delivery triggered outside goes unchecked */
 	return 0;
 }
@@ -415,7 +444,8 @@ SEC("lsm/file_send_sigiotask")
 int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct *fown, int sig,
 	     int ret)
 {
-	__u64 key, cgid, *owner;
+	struct fown_setter *owner;
+	__u64 key, cgid, now;
 	struct ac_cage *c;
 
 	if (ret)
@@ -423,13 +453,16 @@ int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct
 	key = fown_file(fown);
 	owner = bpf_map_lookup_elem(&fown_cage, &key);
 	if (owner) {
-		cgid = *owner;
+		cgid = owner->cgid;
 		if (task_in_cage(tsk, cgid))
 			return 0;
 		c = bpf_map_lookup_elem(&cages, &cgid);
 		if (!c)
 			return -EPERM;   /* the cage is gone; its files still say nothing outside */
-		return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
+		if (current_cage(&now) && now == cgid)
+			return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
+		return isolate_verdict_by(c, cgid, AC_OP_SIGNAL, sig, owner->pid, owner->uid,
+					  owner->comm);
 	}
 	c = current_cage(&cgid);
 	if (!c || task_in_cage(tsk, cgid))

@@ -109,8 +109,21 @@ out=$(inc urg-pg.json $X urg -$vpid 2>/dev/null); sleep 0.3
 [ "$out" = none ] && [ "$(lines $D/out)" = $n0 ] && ok "  ... nor to its process group (F_SETOWN -PGID)" ||
 	no "  ... nor to its process group (F_SETOWN -PGID)" "$out $(cat $D/out/sig)"
 event "  ... reported as signal 23" $D/urg-pg.json op=signal arg=23 comm=holes action=denied
-$X urg $vpid >/dev/null; $X urg -$vpid >/dev/null; sleep 0.3
-[ "$(grep -c '^23 ' $D/out/sig)" = 2 ] && ok "  ... outside a cage, both deliver SIGURG" || no "  ... outside a cage, both deliver SIGURG" "$(cat $D/out/sig)"
+# urgpoke DIR CAGE...: a holder (in CAGE..., or none) sets the owner to the
+# victim, an outside process named poker sends the urgent data: $pst, $hpid
+urgpoke() {
+	local d=$1; shift; rm -rf $d; mkdir -p $d
+	"$@" $X urg-hold $vpid $d & local bg=$!
+	started $d/hold; hpid=$(pgrep -f "^$X urg-hold $vpid $d")
+	$X urg-poke $hpid 100; pst=$?; sleep 0.3; touch $d/done; wait $bg
+}
+urgpoke $D/uh inc urg-poke.json
+[ "$pst" = 0 ] && [ "$(lines $D/out)" = $n0 ] && ok "  ... nor when an outside process sends the urgent data (its send works)" ||
+	no "  ... nor when an outside process sends the urgent data (its send works)" "$pst $(cat $D/out/sig)"
+event "  ... reported as signal 23 by the caged task that set the owner" $D/urg-poke.json op=signal arg=23 comm=holes pid=$hpid action=denied
+event "  ... not by whoever ran the delivery" $D/urg-poke.json --none comm=poker
+$X urg $vpid >/dev/null; $X urg -$vpid >/dev/null; urgpoke $D/uh-out; sleep 0.3
+[ "$pst $(grep -c '^23 ' $D/out/sig)" = "0 3" ] && ok "  ... outside a cage, all three deliver SIGURG" || no "  ... outside a cage, all three deliver SIGURG" "$pst $(cat $D/out/sig)"
 out=$(inc urg-self.json $X urg self 2>&1)
 [ "$out" = got ] && ok "inside the cage, SIGURG to its own process is delivered" || no "inside the cage, SIGURG to its own process is delivered" "$out"
 

@@ -18,6 +18,13 @@
  *                               target, then one byte of urgent data
  *                               (SIGURG to the owner); prints got/none
  *                               (for self: whether SIGURG came)
+ *   holes urg-hold PID DIR      the same connection, F_SETOWN to PID, but
+ *                               no urgent data: the sending socket is left
+ *                               at fd 100 for urg-poke, DIR/hold written,
+ *                               and it waits for DIR/done (10 s at most)
+ *   holes urg-poke PID FD       named "poker": take fd FD of process PID
+ *                               (pidfd_getfd) and send one byte of urgent
+ *                               data on it
  *   holes vmwrite PID ADDR TEXT process_vm_writev of TEXT (16 bytes, NUL
  *                               padded) to ADDR (hex) in PID
  *   holes pty CMD...            run CMD with each argument "PTS" replaced
@@ -190,28 +197,70 @@ static void on_urg(int sig)
 	got_urg = 1;
 }
 
-static int urg(const char *target)
+/* the connection of urg(), the receiving socket owned by owner: the sending
+ * socket, or -1 */
+static int urg_pair(int owner)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(a);
-	int l, c, s, owner;
+	int l, c, s;
 
-	signal(SIGURG, on_urg);
-	owner = strcmp(target, "self") ? atoi(target) : getpid();
 	l = socket(AF_INET, SOCK_STREAM, 0);
 	c = socket(AF_INET, SOCK_STREAM, 0);
 	if (l < 0 || c < 0 || bind(l, (void *)&a, sizeof(a)) || listen(l, 1) ||
 	    getsockname(l, (void *)&a, &len) || connect(c, (void *)&a, sizeof(a)))
-		return result(-1, "tcp");
+		return result(-1, "tcp"), -1;
 	if ((s = accept(l, NULL, NULL)) < 0)
-		return result(-1, "accept");
+		return result(-1, "accept"), -1;
 	if (fcntl(s, F_SETOWN, owner))
-		return result(-1, "F_SETOWN");
+		return result(-1, "F_SETOWN"), -1;
+	return c;
+}
+
+static int urg(const char *target)
+{
+	int c;
+
+	signal(SIGURG, on_urg);
+	c = urg_pair(strcmp(target, "self") ? atoi(target) : getpid());
+	if (c < 0)
+		return 1;
 	if (send(c, "!", 1, MSG_OOB) != 1)
 		return result(-1, "send(MSG_OOB)");
 	usleep(300000);
 	printf("%s\n", got_urg ? "got" : "none");
 	return 0;
+}
+
+/* The delivery of urgent data set up in a cage but sent from outside it:
+ * whoever runs the delivery, the setter is the author. */
+static int urg_hold(int owner, const char *dir)
+{
+	char path[256];
+	int c = urg_pair(owner), f;
+
+	if (c < 0 || dup2(c, 100) != 100)
+		return 1;
+	snprintf(path, sizeof(path), "%s/hold", dir);
+	if ((f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || write(f, "ready\n", 6) != 6)
+		return result(-1, path);
+	close(f);
+	snprintf(path, sizeof(path), "%s/done", dir);
+	for (int i = 0; i < 200 && access(path, F_OK); i++)
+		usleep(50000);
+	return 0;
+}
+
+static int urg_poke(int pid, int fd)
+{
+	int p, c;
+
+	prctl(PR_SET_NAME, "poker");
+	if ((p = syscall(SYS_pidfd_open, pid, 0)) < 0)
+		return result(-1, "pidfd_open");
+	if ((c = syscall(SYS_pidfd_getfd, p, fd, 0)) < 0)
+		return result(-1, "pidfd_getfd");
+	return result(send(c, "!", 1, MSG_OOB) == 1 ? 0 : -1, "send(MSG_OOB)");
 }
 
 /* ---- another process's memory ---- */
@@ -569,6 +618,10 @@ int main(int argc, char **argv)
 		return send_signal(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (!strcmp(cmd, "urg") && argc == 3)
 		return urg(argv[2]);
+	if (!strcmp(cmd, "urg-hold") && argc == 4)
+		return urg_hold(atoi(argv[2]), argv[3]);
+	if (!strcmp(cmd, "urg-poke") && argc == 4)
+		return urg_poke(atoi(argv[2]), atoi(argv[3]));
 	if (!strcmp(cmd, "vmwrite") && argc == 5)
 		return vmwrite(atoi(argv[2]), argv[3], argv[4]);
 	if (!strcmp(cmd, "pty") && argc > 2)
