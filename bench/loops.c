@@ -2,12 +2,13 @@
 /* Benchmark loops: open/close, create/unlink, fork+exec, ioctl (FIONREAD on
  * a pipe: the file_ioctl hook) and setuid to one's own uid (the capable hook,
  * CAP_SETUID, asked on every call). Prints ns per op.
- *   loops [--landlock DIR] open|create|exec|ioctl|cap N DIR
- *   loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC N_SYS DIR
+ *   loops [--exec PROG] [--landlock DIR] open|create|exec|ioctl|cap N DIR
+ *   loops [--exec PROG] [--landlock DIR] all N_OPEN N_CREATE N_EXEC N_SYS DIR
  *     (one line: open create exec ioctl cap; the last two run N_SYS times)
  * --landlock confines the process with Landlock first (read+write beneath
  * DIR and /usr, exec of /usr): the yardstick of issue 2's benchmark.
- * The exec loop runs $LOOPS_EXEC (default /usr/bin/true) as "true".
+ * The exec loop runs PROG (default /usr/bin/true) as "true": an argument,
+ * not the environment, which agentcage run does not pass into a cage.
  * Two helpers of bench/daemon-bench.sh's reload latency (times in us of
  * CLOCK_REALTIME, the clock of bash's $EPOCHREALTIME):
  *   loops rename FROM TO   prints the time just before it renames FROM over TO
@@ -27,6 +28,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+static const char *exec_prog = "/usr/bin/true";
 
 static int landlock(const char *dir)
 {
@@ -88,12 +91,11 @@ static double loop(const char *op, long n, const char *dir)
 			close(fd);
 			if (unlink(p)) { perror("unlink"); return -1; }
 		} else if (!strcmp(op, "exec")) {
-			const char *prog = getenv("LOOPS_EXEC");
 			pid_t pid = fork();
 			int st;
 
 			if (pid == 0) {
-				execl(prog ? prog : "/usr/bin/true", "true", (char *)NULL);
+				execl(exec_prog, "true", (char *)NULL);
 				_exit(127);
 			}
 			waitpid(pid, &st, 0);
@@ -162,12 +164,16 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "probe"))
 		return probe(atol(argv[2]));
 
-	if (argc > 2 && !strcmp(argv[1], "--landlock")) {
-		if (landlock(argv[2])) {
+	if (argc > a + 1 && !strcmp(argv[a], "--exec")) {
+		exec_prog = argv[a + 1];
+		a += 2;
+	}
+	if (argc > a + 1 && !strcmp(argv[a], "--landlock")) {
+		if (landlock(argv[a + 1])) {
 			perror("landlock");
 			return 1;
 		}
-		a = 3;
+		a += 2;
 	}
 	if (argc - a == 6 && !strcmp(argv[a], "all")) {
 		const char *ops[] = { "open", "create", "exec", "ioctl", "cap" };
@@ -183,8 +189,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc - a != 3) {
-		fprintf(stderr, "usage: loops [--landlock DIR] open|create|exec|ioctl|cap N DIR\n"
-				"       loops [--landlock DIR] all N_OPEN N_CREATE N_EXEC N_SYS DIR\n");
+		fprintf(stderr, "usage: loops [--exec PROG] [--landlock DIR] open|create|exec|ioctl|cap N DIR\n"
+				"       loops [--exec PROG] [--landlock DIR] all N_OPEN N_CREATE N_EXEC N_SYS DIR\n");
 		return 2;
 	}
 	double r = loop(argv[a], atol(argv[a + 1]), argv[a + 2]);
