@@ -23,11 +23,18 @@ static void print_list(const char *what, const struct plist *l)
 	printf("\n");
 }
 
+/* warnings printed in plain text; a generated policy can have one for
+ * each of thousands of rules, which --json lists whole */
+#define PLAIN_WARNINGS 20
+
 static void summary_plain(const char *file, const struct compiled_policy *c,
 			  const struct lint *w)
 {
-	for (size_t i = 0; i < w->n; i++)
+	for (size_t i = 0; i < w->n && i < PLAIN_WARNINGS; i++)
 		fprintf(stderr, "%s: warning: %s\n", file, w->msgs[i]);
+	if (w->n > PLAIN_WARNINGS)
+		fprintf(stderr, "%s: warning: ... and %zu more (agentcage check --json lists them all)\n",
+			file, w->n - PLAIN_WARNINGS);
 	printf("%s: valid: cage '%s', mode %s, %zu file rules, %zu exec rules\n", file,
 	       c->pol.name, c->pol.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles, c->rs.nexec);
 	print_list("read", &c->pol.read);

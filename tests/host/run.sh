@@ -108,6 +108,13 @@ printf 'files:\n  read: [/usr/bin, /usr/lib/x86_64-linux-gnu/libc.so.6]\nexec:\n
 err=$("$AC" check "$T/w-read.yaml" 2>&1 >/dev/null); st=$?
 [ $st = 0 ] && case "$err" in *"files.read does not cover"*) true;; *) false;; esac \
 	&& ok "check warns: a program's interpreter the policy cannot read" || no "check interp read warning" "$st $err"
+# a generated policy with a warning per rule: 20 lines and a count, --json all
+{ printf 'files:\n  write:\n'; for i in $(seq 25); do echo "    - /root/w$i"; done; } > "$T/w-many.yaml"
+err=$("$AC" check "$T/w-many.yaml" 2>&1 >/dev/null); st=$?
+js=$("$AC" check --json "$T/w-many.yaml" 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["warnings"]))')
+[ $st = 0 ] && [ "$(echo "$err" | grep -c "cannot write")" = 20 ] && [ "$js" = 25 ] &&
+	[ "$(echo "$err" | tail -1)" = "$T/w-many.yaml: warning: ... and 5 more (agentcage check --json lists them all)" ] &&
+	ok "check prints 20 warnings and counts the rest; --json lists all 25" || no "check many warnings" "$st $js $err"
 mkdir -p "$T/proj"; printf '#!/bin/sh\necho hi\n' > "$T/proj/run.sh"; chmod 755 "$T/proj/run.sh"
 printf "files:\n  read: [/usr, $T/proj]\nexec:\n  allow: [$T/proj/run.sh]\n" > "$T/w-script.yaml"
 err=$("$AC" check "$T/w-script.yaml" 2>&1 >/dev/null); st=$?
