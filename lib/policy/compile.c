@@ -30,6 +30,8 @@ static int parse(const struct policy_source *src, struct policy *pol, struct ac_
 	}
 	if (!src->text && !pol->name[0])
 		snprintf(pol->name, sizeof(pol->name), "default");
+	else if (src->text)
+		policy_default_name(pol, src->name);   /* as policy_load does */
 	return 0;
 }
 

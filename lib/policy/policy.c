@@ -466,7 +466,7 @@ int policy_parse(const char *file, const char *text, size_t len, struct policy *
 int policy_load(const char *path, struct policy *p, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
-	char *text = NULL, *base;
+	char *text = NULL;
 	size_t len = 0, cap = 0, n;
 	int ret;
 
@@ -492,13 +492,21 @@ int policy_load(const char *path, struct policy *p, char *err, size_t errlen)
 	fclose(f);
 	ret = policy_parse(path, text, len, p, err, errlen);
 	free(text);
-	if (!ret && !p->name[0]) {
-		base = strrchr(path, '/');
-		snprintf(p->name, sizeof(p->name), "%s", base ? base + 1 : path);
-		if ((base = strrchr(p->name, '.')) && base != p->name)
-			*base = 0;
-	}
+	if (!ret)
+		policy_default_name(p, path);
 	return ret;
+}
+
+void policy_default_name(struct policy *p, const char *file)
+{
+	const char *base = strrchr(file, '/');
+	char *dot;
+
+	if (p->name[0])
+		return;
+	snprintf(p->name, sizeof(p->name), "%s", base ? base + 1 : file);
+	if ((dot = strrchr(p->name, '.')) && dot != p->name)
+		*dot = 0;
 }
 
 static void plist_free(struct plist *l)

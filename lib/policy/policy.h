@@ -54,6 +54,9 @@ struct policy {
 
 /* Parse text (len bytes) named `file` into p. On error returns -1 and writes
  * "FILE:LINE:COL: message" into err. */
+/* A policy without `name:` is named after its file: the base name without
+ * its extension. */
+void policy_default_name(struct policy *p, const char *file);
 int policy_parse(const char *file, const char *text, size_t len, struct policy *p,
 		 char *err, size_t errlen);
 /* Read and parse a file; the cage name defaults to the file's base name. */

@@ -170,3 +170,22 @@ Test(compile, file_named_after_its_base_name)
 	compiled_policy_free(&cp);
 	unlink(path);
 }
+
+/* a policy sent as text (agentcage run --policy through a daemon) is named
+ * after the file it came from, as one read from that file */
+Test(compile, text_named_after_its_file)
+{
+	struct policy_source src = text("files:\n  read: [/usr]\n");
+	struct compiled_policy cp;
+	struct ac_error e = { 0 };
+
+	src.name = "/home/u/agent.yaml";
+	cr_assert_eq(policy_compile(&src, &cp, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(cp.pol.name, "agent");
+	compiled_policy_free(&cp);
+	src = text("name: mine\nfiles:\n  read: [/usr]\n");
+	src.name = "/home/u/agent.yaml";
+	cr_assert_eq(policy_compile(&src, &cp, &e), 0, "%s", e.msg);
+	cr_assert_str_eq(cp.pol.name, "mine");
+	compiled_policy_free(&cp);
+}
