@@ -40,7 +40,7 @@ static void usage(FILE *f)
 	      "enforced in the kernel by BPF LSM and cgroup_skb programs.\n\nverbs:\n", f);
 	for (const struct verb *v = verbs; v->name; v++)
 		fprintf(f, "  agentcage %s\n        %s\n", v->usage, v->what);
-	fputs("\nglobal options (before or after the verb):\n"
+	fputs("\nglobal options (before or after the verb; -v after run and check only):\n"
 	      "  --json     errors, events and summaries as JSON lines\n"
 	      "  -v, -vv    more detail (libbpf's log; -vv: its debug lines)\n"
 	      "  --help     this text\n\n"

@@ -77,7 +77,7 @@ static void run_usage(FILE *f)
 {
 	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
 	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
-	      "                     [--user USER] [--no-pty] [-v] -- CMD [ARG...]\n"
+	      "                     [--user USER] [--no-pty] [-v]\n"
 	      "                     [--standalone | --socket PATH] -- CMD [ARG...]\n"
 	      "       agentcage run --cage NAME [--socket PATH] [--timeout DURATION] [--no-pty]\n"
 	      "                     [--json] [-v] -- CMD [ARG...]\n"
@@ -106,7 +106,8 @@ static void run_usage(FILE *f)
 	      "  --standalone    load the programs for this run alone, even where a daemon\n"
 	      "                  answers (so do --dns-refresh and --no-limits)\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
-	      "SIGHUP re-reads the policy file; SIGINT and SIGTERM are forwarded to CMD.\n"
+	      "SIGHUP re-reads the policy file (with --cage: forwarded); SIGINT, SIGTERM and\n"
+	      "SIGQUIT are forwarded to CMD.\n"
 	      "Exit status: CMD's own, 128+N if killed by signal N, 124 if the time limit ran\n"
 	      "out, 125 if agentcage failed, 126 if CMD could not be executed, 127 if it was\n"
 	      "not found.\n", f);
@@ -169,8 +170,8 @@ static void report_lost(struct run *r, int final)
 	if (final && supp)
 		diag_warn("%llu dropped-packet events not shown in total", (unsigned long long)supp);
 	if (full > r->full_reported) {
-		diag_warn("%llu file owners set in the cage were not recorded (map full): a signal "
-			  "they get from I/O outside the cage is not checked",
+		diag_warn("%llu file owners, IPC objects or keys refused in the cage: the map that "
+			  "records them was full",
 			  (unsigned long long)(full - r->full_reported));
 		r->full_reported = full;
 	}

@@ -190,7 +190,7 @@ int proto_parse_request(const char *line, size_t len, struct proto_req *r, struc
 			r->method = methods[i].m;
 	if (!r->method) {
 		ac_error_set(e, AC_E_PROTOCOL, "bad request: unknown method (known: ls, status, "
-			     "reload, run, join, events)");
+			     "reload, run, join, expire, events)");
 		goto out;
 	}
 	ret = members(o, r, e);
