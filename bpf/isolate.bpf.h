@@ -34,6 +34,14 @@
 #define TIOCLINUX_ 0x541C
 #define TIOCSWINSZ_ 0x5414
 #define TIOCSIG_ 0x40045436   /* _IOW('T', 0x36, int) */
+#define F_SETOWN_ 8
+#define F_SETOWN_EX_ 15
+#define FIOSETOWN_ 0x8901
+#define SIOCSPGRP_ 0x8902
+#define F_SETLEASE_ 1024
+#define F_WRLCK_ 1
+#define F_UNLCK_ 2
+#define FMODE_WRITE__ 0x2
 
 /* A refusal without a path; with AC_EV_ARG when has_arg. */
 static __always_inline int isolate_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
@@ -333,13 +341,48 @@ int BPF_PROG(ac_task_setscheduler, struct task_struct *p, int ret)
 	return refuse_outside(p, AC_OP_SCHED, true);
 }
 
+/* RLIMIT_NICE and RLIMIT_RTPRIO let a task raise its priority, real-time
+ * scheduling included, without CAP_SYS_NICE (which the capable program
+ * refuses): a real-time task of a cage would starve the host, whatever its
+ * cpu.max. Raising either is refused for a cage's own tasks too; lowering
+ * them stays. */
+#define RLIMIT_NICE_ 13
+#define RLIMIT_RTPRIO_ 14
+
+static __always_inline bool raises_priority_limit(struct task_struct *p, unsigned int resource,
+						  struct rlimit *new_rlim)
+{
+	struct signal_struct *sig = BPF_CORE_READ(p, signal);
+	unsigned long cur, max;
+
+	if (resource == RLIMIT_NICE_) {
+		cur = BPF_CORE_READ(sig, rlim[RLIMIT_NICE_].rlim_cur);
+		max = BPF_CORE_READ(sig, rlim[RLIMIT_NICE_].rlim_max);
+	} else if (resource == RLIMIT_RTPRIO_) {
+		cur = BPF_CORE_READ(sig, rlim[RLIMIT_RTPRIO_].rlim_cur);
+		max = BPF_CORE_READ(sig, rlim[RLIMIT_RTPRIO_].rlim_max);
+	} else {
+		return false;
+	}
+	return new_rlim->rlim_cur > cur || new_rlim->rlim_max > max;
+}
+
 SEC("lsm/task_setrlimit")
 int BPF_PROG(ac_task_setrlimit, struct task_struct *p, unsigned int resource,
 	     struct rlimit *new_rlim, int ret)
 {
+	struct ac_cage *c;
+	__u64 cgid;
+
 	if (ret)
 		return ret;
-	return refuse_outside(p, AC_OP_SCHED, true);
+	if ((ret = refuse_outside(p, AC_OP_SCHED, true)))
+		return ret;
+	if (resource != RLIMIT_NICE_ && resource != RLIMIT_RTPRIO_)
+		return 0;
+	if (!(c = current_cage(&cgid)) || !raises_priority_limit(p, resource, new_rlim))
+		return 0;
+	return isolate_verdict(c, cgid, AC_OP_SCHED, BPF_CORE_READ(p, pid), true);
 }
 
 SEC("lsm/task_movememory")
@@ -398,21 +441,99 @@ static __always_inline __u64 fown_file(struct fown_struct *fown)
 	return (__u64)fown - bpf_core_field_offset(struct file___fown_inline, f_owner);
 }
 
-SEC("lsm/file_set_fowner")
-int BPF_PROG(ac_file_set_fowner, struct file *file)
+/* Record the caged setter of file's owner; 0 when recorded. */
+static __always_inline int fown_record(struct file *file, __u64 cgid)
 {
-	struct fown_setter v = {};
+	struct fown_setter v = { .cgid = cgid };
 	__u64 key = (__u64)file;
 
-	if (!current_cage(&v.cgid)) {
-		bpf_map_delete_elem(&fown_cage, &key);
-		return 0;
-	}
 	v.pid = bpf_get_current_pid_tgid() >> 32;
 	v.uid = (__u32)bpf_get_current_uid_gid();
 	bpf_get_current_comm(v.comm, sizeof(v.comm));
-	if (bpf_map_update_elem(&fown_cage, &key, &v, BPF_ANY))
-		stat_inc(AC_STAT_MAP_FULL);   /* delivery triggered outside goes unchecked */
+	return bpf_map_update_elem(&fown_cage, &key, &v, BPF_ANY);
+}
+
+/* file_set_fowner returns nothing (6.1): it cannot refuse. So a record is
+ * made first, where the owner is named and the call can still be refused:
+ * fcntl F_SETOWN and F_SETOWN_EX, ioctl FIOSETOWN and SIOCSPGRP, the only
+ * routes that name another process (leases, dnotify and a terminal's
+ * O_ASYNC make the caller itself the owner). Where no record can be made
+ * (the map is full: an agent that set owners on 65,536 files) the owner is
+ * not set (ENOSPC, op signal): a missing record must never let a delivery
+ * triggered outside the cage through. 0 or the verdict. */
+static __always_inline int fown_reserve(struct ac_cage *c, __u64 cgid, struct file *file)
+{
+	if (!fown_record(file, cgid))
+		return 0;
+	stat_inc(AC_STAT_MAP_FULL);
+	return isolate_verdict(c, cgid, AC_OP_SIGNAL, 0, false) ? -ENOSPC : 0;
+}
+
+/* ---- leases and locks ---- */
+
+/* A lease (F_SETLEASE) makes every other opener of the file wait for its
+ * holder (lease-break-time, 45 s by default, and again after each open),
+ * and an exclusive lock (flock LOCK_EX, which needs no write access) makes
+ * every other locker wait: on a file shared with the outside, processes
+ * outside stall at the cage's will. Both need write access to the file by
+ * the policy; shared locks (a read-only SQLite database) and locks on the
+ * cage's own files stay. */
+static __always_inline int check_path(struct ac_cage *c, __u64 cgid, struct dentry *dentry,
+				      struct vfsmount *mnt, __u32 need, __u32 op);
+
+static __always_inline int lock_refuse(struct ac_cage *c, __u64 cgid, struct file *file)
+{
+	return check_path(c, cgid, file->f_path.dentry, file->f_path.mnt, AC_WRITE, AC_OP_LOCK);
+}
+
+SEC("lsm/file_fcntl")
+int BPF_PROG(ac_file_fcntl, struct file *file, unsigned int cmd, unsigned long arg, int ret)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (ret)
+		return ret;
+	if (cmd != F_SETOWN_ && cmd != F_SETOWN_EX_ && cmd != F_SETLEASE_)
+		return 0;
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	if (cmd == F_SETLEASE_)
+		return arg == F_UNLCK_ ? 0 : lock_refuse(c, cgid, file);
+	return fown_reserve(c, cgid, file);
+}
+
+/* flock and fcntl locks (and leases again, from vfs_setlease); an fcntl
+ * write lock needs a descriptor open for writing, checked at its open */
+SEC("lsm/file_lock")
+int BPF_PROG(ac_file_lock, struct file *file, unsigned int cmd, int ret)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (ret)
+		return ret;
+	if (cmd != F_WRLCK_ || (file->f_mode & FMODE_WRITE__))
+		return 0;
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return lock_refuse(c, cgid, file);
+}
+
+SEC("lsm/file_set_fowner")
+int BPF_PROG(ac_file_set_fowner, struct file *file)
+{
+	__u64 cgid, key = (__u64)file;
+
+	if (!current_cage(&cgid)) {
+		bpf_map_delete_elem(&fown_cage, &key);
+		return 0;
+	}
+	/* made by fown_reserve where the owner can be another process; here
+	 * for the caller itself (a lease, dnotify, O_ASYNC on a terminal),
+	 * whose signals a missing record does not let out */
+	if (fown_record(file, cgid))
+		stat_inc(AC_STAT_MAP_FULL);
 	return 0;
 }
 
@@ -584,6 +705,8 @@ static __always_inline int isolate_ioctl(struct ac_cage *c, __u64 cgid, struct f
 {
 	if (cmd == TIOCSWINSZ_ || cmd == TIOCSIG_)
 		return tty_signal_refuse(c, cgid, file, cmd);
+	if (cmd == FIOSETOWN_ || cmd == SIOCSPGRP_)
+		return fown_reserve(c, cgid, file);
 	if (cmd != TIOCSTI_ && cmd != TIOCLINUX_ && !vt_ioctl_changes(cmd))
 		return 0;
 	return isolate_verdict(c, cgid, AC_OP_IOCTL, cmd, true);

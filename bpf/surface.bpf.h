@@ -54,9 +54,13 @@ static __always_inline int surface_verdict(struct ac_cage *c, __u64 cgid, __u32 
  * what the cage's own checks already bound. */
 #define CAPB(n) (1ull << (n))
 #define SURFACE_CAPS (CAPB(2) /* DAC_READ_SEARCH: open_by_handle_at */ | \
-	CAPB(9) /* LINUX_IMMUTABLE */ | CAPB(12) /* NET_ADMIN */ | CAPB(15) /* IPC_OWNER */ | \
+	CAPB(9) /* LINUX_IMMUTABLE */ | CAPB(12) /* NET_ADMIN */ | \
+	CAPB(13) /* NET_RAW: raw sockets read others' packets, forge sources */ | \
+	CAPB(15) /* IPC_OWNER */ | \
 	CAPB(16) /* SYS_MODULE */ | CAPB(17) /* SYS_RAWIO */ | CAPB(18) /* SYS_CHROOT */ | \
-	CAPB(19) /* SYS_PTRACE */ | CAPB(21) /* SYS_ADMIN */ | CAPB(22) /* SYS_BOOT */ | \
+	CAPB(19) /* SYS_PTRACE */ | CAPB(20) /* SYS_PACCT: the host's process accounting */ | \
+	CAPB(21) /* SYS_ADMIN */ | CAPB(22) /* SYS_BOOT */ | \
+	CAPB(23) /* SYS_NICE: real-time scheduling, negative nice */ | \
 	CAPB(25) /* SYS_TIME */ | CAPB(27) /* MKNOD */ | CAPB(30) /* AUDIT_CONTROL */ | \
 	CAPB(32) /* MAC_OVERRIDE */ | CAPB(33) /* MAC_ADMIN */ | CAPB(34) /* SYSLOG */ | \
 	CAPB(35) /* WAKE_ALARM */ | CAPB(38) /* PERFMON */ | CAPB(39) /* BPF */)
@@ -404,6 +408,26 @@ int BPF_PROG(ac_inode_readlink, struct dentry *dentry, int ret)
 	if (ret)
 		return ret;
 	return check_nomnt_need(dentry, AC_READ, AC_OP_READLINK);
+}
+
+/* ---- watches ---- */
+
+/* An inotify or fanotify watch (inotify_add_watch, fanotify_mark) reports
+ * the names created, opened, changed and removed under what it watches,
+ * and when: on a directory the policy does not let the cage read (whose
+ * listing it refuses), the names a listing would show. A watch needs read
+ * access to its path. (dnotify needs an open descriptor: file_open.) */
+SEC("lsm/path_notify")
+int BPF_PROG(ac_path_notify, const struct path *path, __u64 mask, unsigned int obj_type, int ret)
+{
+	struct ac_cage *c;
+	__u64 cgid;
+
+	if (ret)
+		return ret;
+	if (!(c = current_cage(&cgid)))
+		return 0;
+	return check_path(c, cgid, path->dentry, path->mnt, AC_READ, AC_OP_WATCH);
 }
 
 #endif

@@ -58,6 +58,8 @@ enum ac_op {
 			     * arg: how often since the last event (OOM kills, forks refused) */
 	AC_OP_SCHED,        /* another task's priority, scheduling, affinity, limits or memory
 			     * placement; arg: the target's pid */
+	AC_OP_WATCH,        /* an inotify or fanotify watch on a path the cage may not read */
+	AC_OP_LOCK,         /* a lease, or an exclusive lock, on a file the cage may not write */
 	AC_OP__MAX
 };
 

@@ -21,6 +21,7 @@ static const char *const op_names[AC_OP__MAX] = {
 	[AC_OP_IOCTL] = "ioctl", [AC_OP_MODULE] = "module", [AC_OP_IPC] = "ipc",
 	[AC_OP_KEY] = "keyring", [AC_OP_READLINK] = "readlink", [AC_OP_PERF] = "perf_event",
 	[AC_OP_DEVICE] = "device", [AC_OP_LIMIT] = "limit", [AC_OP_SCHED] = "sched",
+	[AC_OP_WATCH] = "watch", [AC_OP_LOCK] = "lock",
 };
 
 static const char *const cap_names[] = {

@@ -136,6 +136,10 @@ Test(json, event_arguments)
 	j = render_event(&e, 1);
 	cr_assert(!strstr(j, "\"device\":"), "%s", j);
 	free(j);
+	e.op = AC_OP_WATCH;   /* an inotify/fanotify watch: a file op with its path */
+	j = render_event(&e, 1);
+	cr_assert(strstr(j, "\"op\":\"watch\",\"path\":\"/dev/pts/0\""), "%s", j);
+	free(j);
 }
 
 /* a refused mapping as code says where to grant it, in the plain line only */

@@ -180,9 +180,10 @@ sed "s|^  write: \[|  write: [/proc, |" $D/p.yaml > $D/caps.yaml
 $X caps $R/rw/caps > $D/caps-out 2>&1
 $AC run --policy $D/caps.yaml --events $D/caps.json -- $X caps $R/rw/caps > $D/caps-in 2>/dev/null
 for c in 2:DAC_READ_SEARCH:open_by_handle_at 9:LINUX_IMMUTABLE:FS_IOC_SETFLAGS_append 12:NET_ADMIN:SO_SNDBUFFORCE \
-	15:IPC_OWNER:shmat_of_a_mode-0_segment 16:SYS_MODULE:delete_module 17:SYS_RAWIO:iopl \
-	18:SYS_CHROOT:chroot 19:SYS_PTRACE:kcmp_of_a_child_of_another_uid 21:SYS_ADMIN:sethostname \
-	22:SYS_BOOT:reboot_CAD_ON 25:SYS_TIME:settimeofday 30:AUDIT_CONTROL:a_second_loginuid_write \
+	13:NET_RAW:a_raw_UDP_socket 15:IPC_OWNER:shmat_of_a_mode-0_segment 16:SYS_MODULE:delete_module \
+	17:SYS_RAWIO:iopl 18:SYS_CHROOT:chroot 19:SYS_PTRACE:kcmp_of_a_child_of_another_uid \
+	20:SYS_PACCT:acct_into_a_file_of_its_own 21:SYS_ADMIN:sethostname \
+	22:SYS_BOOT:reboot_CAD_ON 23:SYS_NICE:setpriority_-1 25:SYS_TIME:settimeofday 30:AUDIT_CONTROL:a_second_loginuid_write \
 	34:SYSLOG:syslog_SIZE_UNREAD 35:WAKE_ALARM:timerfd_CLOCK_BOOTTIME_ALARM 39:BPF:bpf_MAP_CREATE; do
 	n=${c%%:*} cap=CAP_${c#*:}; how=${cap#*:} cap=${cap%%:*}; how=${how//_/ }
 	o=$(sed -n "s/^$n //p" $D/caps-out) i=$(sed -n "s/^$n //p" $D/caps-in)
@@ -199,4 +200,50 @@ o=$(sed -n "s/^27 //p" $D/caps-out) i=$(sed -n "s/^27 //p" $D/caps-in)
 [ "$o $i" = "0 EPERM" ] && ok "mknod of 1:3 works outside a cage, refused in one" || no "mknod of 1:3 works outside a cage, refused in one" "$o $i"
 event "  ... by the mknod check (op device), before the kernel's CAP_MKNOD" $D/caps.json op=device device=1:3 comm=cap27
 event "  ... which is never asked" $D/caps.json --none capability=CAP_MKNOD
+echo "# leases and locks on files shared with the outside"
+cat > $D/lock.py <<'P'
+import errno, fcntl, os, sys
+kind, path = sys.argv[1], sys.argv[2]
+fd = os.open(path, os.O_RDONLY)
+try:
+    if kind == "lease":
+        fcntl.fcntl(fd, 1024, fcntl.F_RDLCK)                       # F_SETLEASE
+    else:
+        fcntl.flock(fd, (fcntl.LOCK_EX if kind == "ex" else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    print("ok")
+except OSError as e:
+    print(errno.errorcode[e.errno])
+P
+echo shared > $R/ro/lk; echo own > $R/rw/lk
+for k in ex lease; do
+	out=$(inc lock-$k.json python3 $D/lock.py $k $R/ro/lk 2>/dev/null)
+	[ "$out" = EPERM ] && ok "in a cage, a read-only file's $k lock is refused" || no "in a cage, a read-only file's $k lock is refused" "$out"
+	event "  ... reported as lock with its path" $D/lock-$k.json op=lock path=$R/ro/lk comm=python3 action=denied
+	out=$(inc lock-$k-rw.json python3 $D/lock.py $k $R/rw/lk 2>/dev/null)
+	[ "$out" = ok ] && ok "  ... on a file it may write, it is taken" || no "  ... $k on a file it may write, it is taken" "$out"
+	out=$(python3 $D/lock.py $k $R/ro/lk 2>&1)
+	[ "$out" = ok ] && ok "  ... outside a cage, on the read-only one too" || no "  ... $k outside a cage, on the read-only one too" "$out"
+done
+out=$(inc lock-sh.json python3 $D/lock.py sh $R/ro/lk 2>/dev/null)
+[ "$out" = ok ] && ok "in a cage, a shared lock of a read-only file stays (a read-only database)" || no "in a cage, a shared lock of a read-only file" "$out"
+
+# real-time scheduling through RLIMIT_RTPRIO, which root may raise without
+# CAP_SYS_NICE (the kernel then needs no capability for SCHED_FIFO)
+out=$($X rtprio)
+[ "$out" = "0 0" ] && ok "outside a cage, root raises RLIMIT_RTPRIO and takes SCHED_FIFO" || no "outside a cage, RLIMIT_RTPRIO and SCHED_FIFO" "$out"
+out=$(inc rt.json $X rtprio 2>/dev/null)
+[ "$out" = "EPERM EPERM" ] && ok "in a cage, both are refused" || no "in a cage, RLIMIT_RTPRIO and SCHED_FIFO are refused" "$out"
+event "  ... the limit reported as sched" $D/rt.json op=sched comm=holes action=denied
+event "  ... the policy as capability CAP_SYS_NICE" $D/rt.json op=capability capability=CAP_SYS_NICE comm=holes
+# a full map of file owners: the owner is refused, not left unrecorded
+# (whose signals a delivery triggered outside would let through)
+victim $D/fv
+out=$($X fown-fill $vpid 66000)
+[ "$out" = "refused=none owner=0" ] && ok "outside a cage, F_SETOWN on 66,000 files, then to another process" ||
+	no "outside a cage, F_SETOWN on 66,000 files" "$out"
+out=$(inc fown.json $X fown-fill $vpid 66000 2>/dev/null)
+[ "$out" = "refused=some owner=ENOSPC" ] && ok "in a cage, once the map of file owners is full, F_SETOWN is refused (ENOSPC)" ||
+	no "in a cage, a full map of file owners refuses F_SETOWN" "$out"
+event "  ... reported as signal" $D/fown.json op=signal comm=holes action=denied
+kill $vpid 2>/dev/null; wait $vpid 2>/dev/null
 rm -rf $R

@@ -191,4 +191,29 @@ event "  ... reported as readlink with its path" $S/rl.json op=readlink path=/ru
 out=$($AC run --policy $S/rl.yaml -- /usr/bin/readlink /run/surface-rl/open/link 2>&1)
 [ "$out" = /other/target ] && ok "in a cage, readlink of a symlink in a readable tree works" || no "readlink in a readable tree" "$out"
 [ "$(readlink /run/surface-rl/hidden/link)" = /some/target ] && ok "  ... outside a cage, the hidden one reads" || no "  ... outside a cage, the hidden one reads"
+
+echo "## inotify and fanotify watches"
+# watch KIND PATH: an inotify (or fanotify, FID mode, which needs no
+# CAP_SYS_ADMIN) watch for names created in PATH; prints ok or the error
+cat > $S/watch.py <<'P'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+kind, path = sys.argv[1], sys.argv[2].encode()
+if kind == "inotify":
+    fd = libc.inotify_init1(0)
+    r = fd if fd < 0 else libc.inotify_add_watch(fd, path, 0x100)            # IN_CREATE
+else:
+    fd = libc.fanotify_init(0x200, os.O_RDONLY)                                # FAN_REPORT_FID
+    r = fd if fd < 0 else libc.fanotify_mark(fd, 1, ctypes.c_uint64(0x40000100), -100, path)
+print("ok" if r >= 0 else os.strerror(ctypes.get_errno()))
+P
+for k in inotify fanotify; do
+	out=$($AC run --policy $S/rl.yaml --events $S/w-$k.json -- /usr/bin/python3 $S/watch.py $k /run/surface-rl/hidden 2>/dev/null)
+	[ "$out" = "Operation not permitted" ] && ok "in a cage, an $k watch on a denied directory is refused" || no "$k watch on a denied directory" "$out"
+	event "  ... reported as watch with its path" $S/w-$k.json op=watch path=/run/surface-rl/hidden action=denied
+	out=$($AC run --policy $S/rl.yaml -- /usr/bin/python3 $S/watch.py $k /run/surface-rl/open 2>/dev/null)
+	[ "$out" = ok ] && ok "  ... on a readable one it works" || no "  ... $k on a readable one it works" "$out"
+	out=$(python3 $S/watch.py $k /run/surface-rl/hidden 2>&1)
+	[ "$out" = ok ] && ok "  ... outside a cage, on the denied one too" || no "  ... $k outside a cage, on the denied one too" "$out"
+done
 rm -rf /run/surface-rl

@@ -25,6 +25,10 @@
  *   holes urg-poke PID FD       named "poker": take fd FD of process PID
  *                               (pidfd_getfd) and send one byte of urgent
  *                               data on it
+ *   holes rtprio                raise RLIMIT_RTPRIO to 99, then SCHED_FIFO 1;
+ *                               prints both results ("0 0", "EPERM EPERM")
+ *   holes fown-fill PID N       F_SETOWN to itself on N descriptors, then of
+ *                               a socket to PID: "refused=some|none owner=E"
  *   holes vmwrite PID ADDR TEXT process_vm_writev of TEXT (16 bytes, NUL
  *                               padded) to ADDR (hex) in PID
  *   holes pty CMD...            run CMD with each argument "PTS" replaced
@@ -68,7 +72,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -261,6 +267,44 @@ static int urg_poke(int pid, int fd)
 	if ((c = syscall(SYS_pidfd_getfd, p, fd, 0)) < 0)
 		return result(-1, "pidfd_getfd");
 	return result(send(c, "!", 1, MSG_OOB) == 1 ? 0 : -1, "send(MSG_OOB)");
+}
+
+/* Real-time scheduling without CAP_SYS_NICE: raise RLIMIT_RTPRIO (root has
+ * CAP_SYS_RESOURCE), then SCHED_FIFO; prints both results, and goes back to
+ * SCHED_OTHER */
+static int rtprio(void)
+{
+	struct rlimit r = { 99, 99 };
+	struct sched_param sp = { .sched_priority = 1 }, zero = { 0 };
+	int a = setrlimit(RLIMIT_RTPRIO, &r) ? errno : 0, b;
+
+	b = sched_setscheduler(0, SCHED_FIFO, &sp) ? errno : 0;
+	sched_setscheduler(0, SCHED_OTHER, &zero);
+	printf("%s %s\n", a ? strerrorname_np(a) : "0", b ? strerrorname_np(b) : "0");
+	return 0;
+}
+
+/* Fill the map of file owners: F_SETOWN to itself on N descriptors of
+ * /dev/null, then F_SETOWN of a socket to PID; prints whether any of the N
+ * was refused and the result of the last ("refused=some|none owner=ERR|0") */
+static int fown_fill(int owner, int n)
+{
+	struct rlimit r = { n + 64, n + 64 };
+	int fd, refused = 0, e;
+
+	if (setrlimit(RLIMIT_NOFILE, &r))
+		return result(-1, "setrlimit");
+	for (int i = 0; i < n; i++) {
+		if ((fd = open("/dev/null", O_RDONLY)) < 0)
+			return result(-1, "open");
+		if (fcntl(fd, F_SETOWN, getpid()))
+			refused++;
+	}
+	if ((fd = socket(AF_INET, SOCK_DGRAM, 0)) < 0)
+		return result(-1, "socket");
+	e = fcntl(fd, F_SETOWN, owner) ? errno : 0;
+	printf("refused=%s owner=%s\n", refused ? "some" : "none", e ? strerrorname_np(e) : "0");
+	return 0;
 }
 
 /* ---- another process's memory ---- */
@@ -556,14 +600,20 @@ static int cap_try(int cap, const char *dir)
 	case 2: return cap_dac_read_search(dir);
 	case 9: return cap_linux_immutable(dir);
 	case 12: return cap_net_admin();
+	case 13: return socket(AF_INET, SOCK_RAW, IPPROTO_UDP) < 0 ? -1 : 0;
 	case 15: return cap_ipc_owner();
 	case 16: return syscall(SYS_delete_module, "agentcage_no_such_module", O_NONBLOCK);
 	case 17: return syscall(SYS_iopl, 3) ? -1 : syscall(SYS_iopl, 0);
 	case 18: return chroot("/");
 	case 19: return cap_sys_ptrace();
+	case 20:   /* the host's process accounting into a file of the cage's */
+		snprintf(p, sizeof(p), "%s/acct", dir);
+		close(open(p, O_WRONLY | O_CREAT, 0600));
+		return syscall(SYS_acct, p) ? -1 : syscall(SYS_acct, NULL);
 	case 21: return cap_sys_admin();
 	case 22: return syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
 				LINUX_REBOOT_CMD_CAD_ON, NULL);
+	case 23: return setpriority(PRIO_PROCESS, 0, -1);
 	case 25: return syscall(SYS_settimeofday, NULL, NULL);
 	case 27:
 		snprintf(p, sizeof(p), "%s/null", dir);
@@ -581,7 +631,8 @@ static int cap_try(int cap, const char *dir)
 
 static int caps(const char *dir)
 {
-	static const int list[] = { 2, 9, 12, 15, 16, 17, 18, 19, 21, 22, 25, 27, 30, 34, 35, 38, 39 };
+	static const int list[] = { 2, 9, 12, 13, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 27, 30, 34,
+				    35, 38, 39 };
 
 	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
 		int pfd[2], e = 0, st;
@@ -622,6 +673,10 @@ int main(int argc, char **argv)
 		return urg_hold(atoi(argv[2]), argv[3]);
 	if (!strcmp(cmd, "urg-poke") && argc == 4)
 		return urg_poke(atoi(argv[2]), atoi(argv[3]));
+	if (!strcmp(cmd, "rtprio") && argc == 2)
+		return rtprio();
+	if (!strcmp(cmd, "fown-fill") && argc == 4)
+		return fown_fill(atoi(argv[2]), atoi(argv[3]));
 	if (!strcmp(cmd, "vmwrite") && argc == 5)
 		return vmwrite(atoi(argv[2]), argv[3], argv[4]);
 	if (!strcmp(cmd, "pty") && argc > 2)
