@@ -356,6 +356,66 @@ int BPF_PROG(ac_path_link, struct dentry *old_dentry, const struct path *new_dir
 	return check_path(c, cgid, new_dentry, new_dir->mnt, AC_WRITE, AC_OP_LINK);
 }
 
+/* The file trie's value for a name (its longest entry), with `here` set
+ * when that entry is the name's own; the name is left in s at *start, its
+ * length returned (negative: unresolved) */
+static __always_inline int name_value(struct ac_cage *c, struct scratch *s, struct dentry *dentry,
+				      struct vfsmount *mnt, __u32 *val, bool *here, __u32 *start)
+{
+	struct walk_first first = {};
+	__u32 *v;
+	int len;
+
+	*start = 0;
+	len = resolve_first(s, dentry, mnt, start, &first);
+	if (len >= 0) {
+		make_key(s, c->policy, *start, len);
+		v = bpf_map_lookup_elem(&file_rules, &s->key);
+		*val = v ? *v : 0;
+		*here = (*val >> AC_VAL_LEN_SHIFT) == ac_key_len(len);
+	}
+	return len;
+}
+
+#define S_IFMT__ 0170000
+#define S_IFDIR__ 0040000
+#define S_IFSOCK__ 0140000
+
+/* A rename moves every name beneath a directory: the rules below either
+ * end (file or unix rules: AC_DEEPER on its own entry) would judge other
+ * files than the ones they were written for, a denied file read under its
+ * directory's new name, a read-only one written, an agent's own program
+ * run where a read-only exec.allow directory was. And a directory or
+ * socket moved under a unix path rule
+ * becomes connectable (AC_UNIX): a socket bound outside the cage reached
+ * under a listed name. Both are refused (op rename); moving out of a unix
+ * rule, and everything outside such rules, stays. */
+static __always_inline int rename_moves_rules(struct ac_cage *c, __u64 cgid,
+					      struct dentry *old, struct vfsmount *omnt,
+					      struct dentry *new, struct vfsmount *nmnt)
+{
+	umode_t mode = BPF_CORE_READ(old, d_inode, i_mode) & S_IFMT__;
+	__u32 ov = 0, nv = 0, start = 0;
+	bool oh = false, nh = false;
+	struct scratch_cpu *pc;
+	struct scratch *s;
+	int nlen, olen, r = 0;
+
+	if (mode != S_IFDIR__ && mode != S_IFSOCK__)
+		return 0;
+	s = scratch_get(&pc);
+	if (!s)
+		return verdict(c, s, cgid, AC_OP_RENAME, 0, -1);
+	nlen = name_value(c, s, new, nmnt, &nv, &nh, &start);
+	olen = name_value(c, s, old, omnt, &ov, &oh, &start);   /* the event's path */
+	if (nlen < 0 || olen < 0 ||
+	    (mode == S_IFDIR__ && (((ov & AC_DEEPER) && oh) || ((nv & AC_DEEPER) && nh))) ||
+	    ((nv & AC_UNIX) && !(ov & AC_UNIX)))
+		r = verdict(c, s, cgid, AC_OP_RENAME, start, olen);
+	scratch_put(pc);
+	return r;
+}
+
 static __always_inline int check_rename(const struct path *old_dir, struct dentry *old_dentry,
 					const struct path *new_dir, struct dentry *new_dentry)
 {
@@ -371,7 +431,10 @@ static __always_inline int check_rename(const struct path *old_dir, struct dentr
 	r = check_path(c, cgid, old_dentry, old_dir->mnt, AC_WRITE, AC_OP_RENAME);
 	if (r)
 		return r;
-	return check_path(c, cgid, new_dentry, new_dir->mnt, AC_WRITE, AC_OP_RENAME);
+	r = check_path(c, cgid, new_dentry, new_dir->mnt, AC_WRITE, AC_OP_RENAME);
+	if (r)
+		return r;
+	return rename_moves_rules(c, cgid, old_dentry, old_dir->mnt, new_dentry, new_dir->mnt);
 }
 
 /* path_rename has a flags argument on 6.1 and later; the four-argument

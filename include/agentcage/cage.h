@@ -26,6 +26,7 @@ enum ac_class { AC_NONE = 0, AC_READ = 1, AC_WRITE = 2, AC_DENY = 3 };
  * class of that lookup. */
 #define AC_CLASS_MASK 0xffu
 #define AC_DEEPER 0x100u
+#define AC_UNIX 0x200u        /* a unix path rule covers the entry (network.unix) */
 #define AC_VAL_LEN_SHIFT 16
 
 /* exec trie values: a library (exec.libraries) may only be mapped as code,

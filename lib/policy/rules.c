@@ -422,16 +422,60 @@ static const struct rule *covering(const struct keyidx *fx, struct rule *files, 
 	return NULL;
 }
 
+/* The trie entry for key[0..len), made with the class of the file rule
+ * covering it when there is none */
+static struct rule *trie_entry(struct ruleset *rs, struct keyidx *tx, const struct keyidx *fx,
+			       const char *key, size_t len)
+{
+	struct rule *t = idx_find(tx, rs->trie, key, len);
+	const struct rule *cover;
+
+	if (t)
+		return t;
+	/* "/a/" is the directory "/a": covered by "/a/" or above */
+	cover = covering(fx, rs->files, key, len);
+	t = &rs->trie[rs->ntrie];
+	memset(t, 0, sizeof(*t));
+	memcpy(t->key, key, len);
+	t->len = len;
+	t->cls = cover ? cover->cls : AC_NONE;
+	idx_place(tx, rs->trie, rs->ntrie++);
+	return t;
+}
+
+/* AC_DEEPER on the entry of each directory above key, from byte `from` */
+static void mark_above(struct ruleset *rs, struct keyidx *tx, const struct keyidx *fx,
+		       const struct rule *r, size_t from)
+{
+	for (size_t j = from; j + 1 < r->len; j++)
+		if (r->key[j] == '/')
+			trie_entry(rs, tx, fx, r->key, j + 1)->cls |= AC_DEEPER;
+}
+
+static size_t slashes(const struct rule *r, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j + 1 < r[i].len; j++)
+			k += r[i].key[j] == '/';
+	return k;
+}
+
 /* The file trie: each rule, then a marker at each directory above a rule
- * that is no rule itself (see AC_DEEPER). fx indexes rs->files. */
+ * that is no rule itself (see AC_DEEPER): renaming such a directory would
+ * move the rule's names, and the rename check refuses it. Unix path rules
+ * mark the directories above them too, and have an entry of their own: it
+ * and every entry below it carry AC_UNIX, since a directory or socket
+ * renamed under it would become connectable. (An exec rule needs no
+ * marker: a name the agent may rename is one it may write, and an exec
+ * rule there gives up write-xor-execute anyway.) fx indexes rs->files. */
 static int build_trie(struct ruleset *rs, const struct keyidx *fx)
 {
 	struct keyidx tx = { 0 };
-	size_t cap = rs->nfiles;
+	size_t cap = rs->nfiles + rs->nunix + slashes(rs->files, rs->nfiles) +
+		     slashes(rs->unix_peers, rs->nunix);
 
-	for (size_t i = 0; i < rs->nfiles; i++)
-		for (size_t j = 0; j + 1 < rs->files[i].len; j++)
-			cap += rs->files[i].key[j] == '/';
 	rs->trie = calloc(cap ? cap : 1, sizeof(*rs->trie));
 	if (!rs->trie)
 		goto oom;
@@ -453,28 +497,29 @@ static int build_trie(struct ruleset *rs, const struct keyidx *fx)
 			while (done < lim && p->key[done] == f->key[done])
 				done++;
 		}
-		for (size_t j = done; j + 1 < f->len; j++) {
-			struct rule *t;
-
-			if (f->key[j] != '/')
-				continue;
-			t = idx_find(&tx, rs->trie, f->key, j + 1);
-			if (!t) {
-				/* "/a/" is the directory "/a": covered by "/a/" or above */
-				const struct rule *cover = covering(fx, rs->files, f->key, j + 1);
-
-				t = &rs->trie[rs->ntrie];
-				memset(t, 0, sizeof(*t));
-				memcpy(t->key, f->key, j + 1);
-				t->len = j + 1;
-				t->cls = cover ? cover->cls : AC_NONE;
-				idx_place(&tx, rs->trie, rs->ntrie++);
-			}
-			t->cls |= AC_DEEPER;
-		}
+		mark_above(rs, &tx, fx, f, done);
 	}
-	for (size_t i = 0; i < rs->ntrie; i++)
-		rs->trie[i].cls |= (uint32_t)rs->trie[i].len << AC_VAL_LEN_SHIFT;
+	for (size_t i = 0; i < rs->nunix; i++) {
+		const struct rule *u = &rs->unix_peers[i];
+
+		if (u->key[0] != '/')
+			continue;       /* an abstract name */
+		mark_above(rs, &tx, fx, u, 0);
+		trie_entry(rs, &tx, fx, u->key, u->len);
+	}
+	for (size_t i = 0; i < rs->ntrie; i++) {
+		struct rule *t = &rs->trie[i];
+
+		for (size_t k = 0; k < rs->nunix; k++) {
+			const struct rule *u = &rs->unix_peers[k];
+
+			if (u->key[0] == '/' && u->len <= t->len && !memcmp(u->key, t->key, u->len)) {
+				t->cls |= AC_UNIX;
+				break;
+			}
+		}
+		t->cls |= (uint32_t)t->len << AC_VAL_LEN_SHIFT;
+	}
 	idx_free(&tx);
 	return 0;
 oom:

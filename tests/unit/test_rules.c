@@ -167,6 +167,28 @@ Test(rules, no_file_rules)
 	cr_assert(rules_exec_allowed(&rs, "/usr/bin/env"));
 }
 
+/* The directories above a unix rule are marked as having a rule below (a
+ * rename of one would move the rule's names), and a unix path rule's names
+ * carry AC_UNIX (a directory or socket renamed under it would become
+ * connectable); the file classes stay those of the file rules. */
+Test(rules, unix_rules_mark_the_file_trie)
+{
+	uint32_t cls;
+
+	compile("files:\n  write: [/w]\n"
+		"network:\n  unix: [/w/pub/in, '@abstract']\n");
+	cr_assert_not(rules_dir_uniform(&rs, "/w/pub", &cls));    /* the unix rule below */
+	cr_assert_eq(cls, AC_WRITE);
+	cr_assert(rules_dir_uniform(&rs, "/w/evil", &cls));
+	cr_assert_eq(rules_file_class(&rs, "/w/pub/in/x"), AC_WRITE);
+	cr_assert(rules_trie_value(&rs, "/w/pub/in") & AC_UNIX);
+	cr_assert(rules_trie_value(&rs, "/w/pub/in/deep/s.sock") & AC_UNIX);
+	cr_assert_eq(rules_file_class(&rs, "/w/pub/in/s.sock"), AC_WRITE);
+	cr_assert_not(rules_trie_value(&rs, "/w/pub/s.sock") & AC_UNIX);
+	cr_assert_not(rules_trie_value(&rs, "/w/priv/s.sock") & AC_UNIX);
+	cr_assert_not(rules_trie_value(&rs, "/w") & AC_UNIX);
+}
+
 Test(rules, long_paths_match_on_their_prefix)
 {
 	char path[4096];
