@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 128 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 114 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, reach: a root agent in a cage tries to share what its
 # policy does not name with processes outside it: abstract unix names in
 # both directions, /proc/<pid> files of outside tasks that no ptrace check

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 170 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 106 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # agentcage run --policy FILE through a running daemon (run by e2e.sh, or
 # alone with e2e-one.sh): the policy becomes an ephemeral cage NAME-PID of
 # the daemon that lives as long as the run (denied and allowed in the same
