@@ -52,11 +52,11 @@ struct policy {
 
 #define POLICY_DEFAULT_LIBRARIES { "/usr/lib", "/lib", "/lib64" }
 
-/* Parse text (len bytes) named `file` into p. On error returns -1 and writes
- * "FILE:LINE:COL: message" into err. */
 /* A policy without `name:` is named after its file: the base name without
  * its extension. */
 void policy_default_name(struct policy *p, const char *file);
+/* Parse text (len bytes) named `file` into p. On error returns -1 and writes
+ * "FILE:LINE:COL: message" into err. */
 int policy_parse(const char *file, const char *text, size_t len, struct policy *p,
 		 char *err, size_t errlen);
 /* Read and parse a file; the cage name defaults to the file's base name. */
