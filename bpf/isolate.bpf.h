@@ -43,29 +43,12 @@
 #define F_UNLCK_ 2
 #define FMODE_WRITE__ 0x2
 
-/* A refusal without a path; with AC_EV_ARG when has_arg. */
-static __always_inline int isolate_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
-					   __u32 arg, bool has_arg)
-{
-	struct ac_event *e = event_reserve(cgid, op, c->audit ? AC_AUDITED : AC_DENIED);
-
-	if (e) {
-		e->pid = bpf_get_current_pid_tgid() >> 32;
-		e->uid = (__u32)bpf_get_current_uid_gid();
-		e->arg = arg;
-		e->pad = 0;
-		e->flags = has_arg ? AC_EV_ARG : 0;
-		__builtin_memset(&e->net, 0, sizeof(e->net));
-		bpf_get_current_comm(e->comm, sizeof(e->comm));
-		bpf_ringbuf_submit(e, 0);
-	}
-	return c->audit ? 0 : -EPERM;
-}
-
-/* The refusal of an act whose author is not the current task: the task
- * recorded when the act was set up (a file owner's setter). */
+/* A refusal without a path, with AC_EV_ARG when has_arg, reported as the
+ * act of the task pid, uid, comm: the current task (isolate_verdict), or
+ * the one recorded when the act was set up (a file owner's setter). */
 static __always_inline int isolate_verdict_by(struct ac_cage *c, __u64 cgid, __u32 op,
-					      __u32 arg, __u32 pid, __u32 uid, const char *comm)
+					      __u32 arg, bool has_arg, __u32 pid, __u32 uid,
+					      const char *comm)
 {
 	struct ac_event *e = event_reserve(cgid, op, c->audit ? AC_AUDITED : AC_DENIED);
 
@@ -74,12 +57,22 @@ static __always_inline int isolate_verdict_by(struct ac_cage *c, __u64 cgid, __u
 		e->uid = uid;
 		e->arg = arg;
 		e->pad = 0;
-		e->flags = AC_EV_ARG;
+		e->flags = has_arg ? AC_EV_ARG : 0;
 		__builtin_memset(&e->net, 0, sizeof(e->net));
 		__builtin_memcpy(e->comm, comm, sizeof(e->comm));
 		bpf_ringbuf_submit(e, 0);
 	}
 	return c->audit ? 0 : -EPERM;
+}
+
+static __always_inline int isolate_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
+					   __u32 arg, bool has_arg)
+{
+	char comm[sizeof(((struct ac_event *)0)->comm)];
+
+	bpf_get_current_comm(comm, sizeof(comm));
+	return isolate_verdict_by(c, cgid, op, arg, has_arg, bpf_get_current_pid_tgid() >> 32,
+				  (__u32)bpf_get_current_uid_gid(), comm);
 }
 
 /* Containment: the refusal of something a cage may never do. */
@@ -582,8 +575,8 @@ int BPF_PROG(ac_file_send_sigiotask, struct task_struct *tsk, struct fown_struct
 			return -EPERM;   /* the cage is gone; its files still say nothing outside */
 		if (current_cage(&now) && now == cgid)
 			return isolate_verdict(c, cgid, AC_OP_SIGNAL, sig, true);
-		return isolate_verdict_by(c, cgid, AC_OP_SIGNAL, sig, owner->pid, owner->uid,
-					  owner->comm);
+		return isolate_verdict_by(c, cgid, AC_OP_SIGNAL, sig, true, owner->pid,
+					  owner->uid, owner->comm);
 	}
 	c = current_cage(&cgid);
 	if (!c || task_in_cage(tsk, cgid))
