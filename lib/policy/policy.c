@@ -11,6 +11,7 @@
 #include "policy/policy.h"
 #include "agentcage/cage.h"
 #include "policy/netrules.h"
+#include "policy/yamllite.h"
 
 struct ctx {
 	const char *file;
@@ -428,10 +429,35 @@ static int top_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *
 		    "limits, isolate, syscalls, env)", key);
 }
 
+/* The document of text: yamllite's when the text is in its subset (the
+ * policies written by hand and by tools are), else libyaml's. */
+static int load_yaml(const char *file, const char *text, size_t len, yaml_document_t *doc,
+		     char *err, size_t errlen)
+{
+	yaml_parser_t parser;
+	int lite = yaml_lite_load(text, len, doc);
+
+	if (lite > 0)
+		return 0;
+	if (lite < 0 || !yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, doc)) {
+		snprintf(err, errlen, "%s:%zu:%zu: invalid YAML: %s", file,
+			 parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			 parser.problem ? parser.problem : "parse error");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	yaml_parser_delete(&parser);
+	return 0;
+}
+
 int policy_parse(const char *file, const char *text, size_t len, struct policy *p,
 		 char *err, size_t errlen)
 {
-	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_node_t *root;
 	struct ctx c = { .file = file, .doc = &doc, .err = err, .errlen = errlen, .pol = p };
@@ -439,25 +465,14 @@ int policy_parse(const char *file, const char *text, size_t len, struct policy *
 
 	memset(p, 0, sizeof(*p));
 	p->mode = MODE_UNSET;
-	if (!yaml_parser_initialize(&parser)) {
-		snprintf(err, errlen, "%s: out of memory", file);
+	if (load_yaml(file, text, len, &doc, err, errlen))
 		return -1;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		snprintf(err, errlen, "%s:%zu:%zu: invalid YAML: %s", file,
-			 parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-			 parser.problem ? parser.problem : "parse error");
-		yaml_parser_delete(&parser);
-		return -1;
-	}
 	root = yaml_document_get_root_node(&doc);
 	if (!root)
 		ret = fail(&c, NULL, "empty policy");
 	else
 		ret = each_key(&c, root, "the policy", top_key, p);
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	if (ret)
 		policy_free(p);
 	return ret;

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The subset loader of yamllite.h. Each function that meets something
+ * outside the subset sets l->bad and returns 0; the caller then throws the
+ * partial document away and asks libyaml. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "policy/yamllite.h"
+
+#define LITE_DEPTH 64
+
+struct lite {
+	const char *s, *end;
+	const char *line;          /* the current content line's start */
+	size_t lineno;             /* its number, from 0 */
+	int ind;                   /* its indentation; -1 past the last one */
+	int depth;
+	yaml_document_t *doc;
+	int bad;                   /* 1: outside the subset; -1: out of memory */
+};
+
+static int out(struct lite *l)
+{
+	if (!l->bad)
+		l->bad = 1;
+	return 0;
+}
+
+/* From p, the start of a line, to the next line with content. */
+static void next_content(struct lite *l, const char *p)
+{
+	for (;;) {
+		const char *q = p;
+
+		while (q < l->end && *q == ' ')
+			q++;
+		if (q == l->end) {
+			l->ind = -1;
+			return;
+		}
+		if (*q != '\n' && *q != '#') {
+			l->line = p;
+			l->ind = (int)(q - p);
+			return;
+		}
+		q = memchr(q, '\n', l->end - q);
+		if (!q) {
+			l->ind = -1;
+			return;
+		}
+		p = q + 1;
+		l->lineno++;
+	}
+}
+
+/* p is where this line's value ended: only spaces and a comment may follow. */
+static void end_line(struct lite *l, const char *p)
+{
+	const char *q = p;
+
+	while (q < l->end && *q == ' ')
+		q++;
+	if (q < l->end && *q != '\n' && (*q != '#' || q == p)) {
+		out(l);
+		return;
+	}
+	q = memchr(q, '\n', l->end - q);
+	if (!q) {
+		l->ind = -1;
+		return;
+	}
+	l->lineno++;
+	next_content(l, q + 1);
+}
+
+static int mark(struct lite *l, int id, const char *p)
+{
+	yaml_node_t *n;
+
+	if (!id) {
+		l->bad = -1;
+		return 0;
+	}
+	n = yaml_document_get_node(l->doc, id);
+	n->start_mark.index = (size_t)(p - l->s);
+	n->start_mark.line = l->lineno;
+	n->start_mark.column = (size_t)(p - l->line);
+	n->end_mark = n->start_mark;
+	return id;
+}
+
+static int scalar(struct lite *l, const char *at, const char *v, size_t n,
+		  yaml_scalar_style_t style)
+{
+	return mark(l, yaml_document_add_scalar(l->doc, NULL, (const yaml_char_t *)v, (int)n,
+						style), at);
+}
+
+static int flow_end(int flow, char c)
+{
+	return flow && (c == ',' || c == ']');
+}
+
+/* What a character may be in the subset: */
+enum {
+	C_WORD = 1,             /* starts a key, and what may follow '-' at a scalar's start */
+	C_KEY = 2,              /* in a key */
+	C_START = 4,            /* starts a plain scalar */
+	C_FLOW = 8,             /* in a flow sequence's plain scalar, besides ':' and '#' */
+};
+
+static unsigned char cls[256];
+static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
+
+static void init_classes(void)
+{
+	for (int c = 0x20; c < 0x7f; c++) {
+		int word = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+			   (c >= 'A' && c <= 'Z') || c == '_';
+
+		cls[c] = (word ? C_WORD | C_KEY : 0) | (c == '.' || c == '-' ? C_KEY : 0) |
+			 (strchr("-?:,[]{}#&*!|>'\"%@`", c) ? 0 : C_START) |
+			 (strchr("[]{},", c) ? 0 : C_FLOW);
+	}
+}
+
+static unsigned char class_of(char c)
+{
+	return cls[(unsigned char)c];
+}
+
+/* A plain scalar at p (in a flow sequence if flow): its end, or NULL. */
+static const char *plain_end(struct lite *l, const char *p, int flow)
+{
+	const char *q;
+
+	if (!(class_of(*p) & C_START) &&
+	    ((*p != '-' && (*p != ':' || flow)) || p + 1 == l->end ||
+	     (!(class_of(p[1]) & C_WORD) && p[1] != '/' && p[1] != ':')))
+		return NULL;
+	for (q = p; q < l->end && *q != '\n'; q++) {
+		if (!flow || (class_of(*q) & C_FLOW)) {
+			if (*q == ':' && (flow || q + 1 == l->end || q[1] == ' ' || q[1] == '\n'))
+				return NULL;
+			if (*q == ' ' && q + 1 < l->end && q[1] == '#')
+				break;
+			continue;
+		}
+		if (flow_end(flow, *q))
+			break;
+		return NULL;
+	}
+	while (q > p && q[-1] == ' ')
+		q--;
+	return q;
+}
+
+/* A one-line quoted scalar at p: its node, *endp after the closing quote. */
+static int quoted(struct lite *l, const char *p, const char **endp)
+{
+	const char *q, *r;
+	char *buf, *w;
+	int id;
+
+	for (q = p + 1; q < l->end && *q != '\n'; q++) {
+		if (*p == '"' && *q == '\\')
+			return out(l);
+		if (*q == *p) {
+			if (*p == '\'' && q + 1 < l->end && q[1] == '\'')
+				q++;
+			else
+				break;
+		}
+	}
+	if (q == l->end || *q != *p)
+		return out(l);
+	if (!(buf = malloc((size_t)(q - p)))) {
+		l->bad = -1;
+		return 0;
+	}
+	for (w = buf, r = p + 1; r < q; r++) {
+		*w++ = *r;
+		if (*r == '\'' && *p == '\'')
+			r++;
+	}
+	id = scalar(l, p, buf, (size_t)(w - buf),
+		    *p == '"' ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_SINGLE_QUOTED_SCALAR_STYLE);
+	free(buf);
+	*endp = q + 1;
+	return id;
+}
+
+/* One scalar at p, in a flow sequence if flow: its node, *endp after it. */
+static int one_scalar(struct lite *l, const char *p, int flow, const char **endp)
+{
+	const char *q;
+
+	if (p == l->end)
+		return out(l);
+	if (*p == '\'' || *p == '"')
+		return quoted(l, p, endp);
+	if (!(q = plain_end(l, p, flow)) || q == p)
+		return out(l);
+	*endp = q;
+	return scalar(l, p, p, (size_t)(q - p), YAML_PLAIN_SCALAR_STYLE);
+}
+
+static const char *spaces(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p;
+}
+
+/* [a, 'b', "c"] on one line, at p: its node, *endp after the ']'. */
+static int flow_seq(struct lite *l, const char *p, const char **endp)
+{
+	int seq = mark(l, yaml_document_add_sequence(l->doc, NULL, YAML_FLOW_SEQUENCE_STYLE), p);
+	const char *q = spaces(p + 1, l->end);
+
+	if (q < l->end && *q == ']') {
+		*endp = q + 1;
+		return seq;
+	}
+	while (seq) {
+		int item = one_scalar(l, q, 1, &q);
+
+		if (!item || !yaml_document_append_sequence_item(l->doc, seq, item))
+			return l->bad ? 0 : (l->bad = -1, 0);
+		q = spaces(q, l->end);
+		if (q < l->end && *q == ']') {
+			*endp = q + 1;
+			return seq;
+		}
+		if (q == l->end || *q != ',')
+			return out(l);
+		q = spaces(q + 1, l->end);
+		if (q == l->end || *q == ']')
+			return out(l);
+	}
+	return 0;
+}
+
+/* The value that follows "key: " or "- " at p; the line is ended. */
+static int inline_value(struct lite *l, const char *p)
+{
+	const char *q;
+	int id = *p == '[' ? flow_seq(l, p, &q) : one_scalar(l, p, 0, &q);
+
+	if (id)
+		end_line(l, q);
+	return l->bad ? 0 : id;
+}
+
+static int block(struct lite *l, int parent);
+
+static int is_item(const struct lite *l)
+{
+	const char *p;
+
+	if (l->ind < 0)
+		return 0;
+	p = l->line + l->ind;
+	return p[0] == '-' && p + 1 < l->end && p[1] == ' ';
+}
+
+/* Items "- VALUE" at the current line's indentation. */
+static int block_seq(struct lite *l)
+{
+	int c = l->ind;
+	int seq = mark(l, yaml_document_add_sequence(l->doc, NULL, YAML_BLOCK_SEQUENCE_STYLE),
+		       l->line + c);
+
+	while (seq && l->ind == c && is_item(l)) {
+		const char *p = spaces(l->line + c + 2, l->end);
+		int item;
+
+		if (p == l->end || *p == '\n' || *p == '#')
+			return out(l);
+		item = inline_value(l, p);
+		if (!item)
+			return 0;
+		if (!yaml_document_append_sequence_item(l->doc, seq, item))
+			return l->bad = -1, 0;
+	}
+	return l->ind > c ? out(l) : seq;
+}
+
+static const char *key_end(struct lite *l, const char *p)
+{
+	const char *q = p;
+
+	if (!(class_of(*q) & C_WORD))
+		return NULL;
+	while (q < l->end && q - p < 128 && (class_of(*q) & C_KEY))
+		q++;
+	if (q == l->end || *q != ':' || (q + 1 < l->end && q[1] != ' ' && q[1] != '\n'))
+		return NULL;
+	return q;
+}
+
+/* The value of the key whose ':' is at colon, on the line of a mapping at c. */
+static int map_value(struct lite *l, const char *colon, int c)
+{
+	const char *p = spaces(colon + 1, l->end);
+
+	if (p < l->end && *p != '\n' && *p != '#')
+		return inline_value(l, p);
+	end_line(l, colon + 1);
+	if (l->bad)
+		return 0;
+	if (l->ind > c)
+		return block(l, c);
+	if (l->ind == c && is_item(l))
+		return block_seq(l);
+	return out(l);          /* an empty value */
+}
+
+/* Pairs "key: VALUE" at the current line's indentation. */
+static int block_map(struct lite *l)
+{
+	int c = l->ind;
+	int map = mark(l, yaml_document_add_mapping(l->doc, NULL, YAML_BLOCK_MAPPING_STYLE),
+		       l->line + c);
+
+	while (map && l->ind == c) {
+		const char *p = l->line + c, *colon = key_end(l, p);
+		int key, value;
+
+		if (!colon)
+			return out(l);
+		key = scalar(l, p, p, (size_t)(colon - p), YAML_PLAIN_SCALAR_STYLE);
+		if (!key || !(value = map_value(l, colon, c)))
+			return 0;
+		if (!yaml_document_append_mapping_pair(l->doc, map, key, value))
+			return l->bad = -1, 0;
+	}
+	return l->ind > c ? out(l) : map;
+}
+
+/* The block node at the current line, indented more than its parent. */
+static int block(struct lite *l, int parent)
+{
+	int id;
+
+	if (l->ind <= parent || ++l->depth > LITE_DEPTH)
+		return out(l);
+	id = is_item(l) ? block_seq(l) : block_map(l);
+	l->depth--;
+	return id;
+}
+
+int yaml_lite_load(const char *text, size_t len, yaml_document_t *doc)
+{
+	struct lite l = { .s = text, .end = text + len, .doc = doc };
+	yaml_mark_t m = { 0, 0, 0 };
+
+	pthread_once(&classes_once, init_classes);
+
+	for (size_t i = 0; i < len; i++)
+		if ((text[i] < 0x20 || text[i] > 0x7e) && text[i] != '\n')
+			return 0;
+	if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1))
+		return -1;
+	doc->start_mark = doc->end_mark = m;
+	next_content(&l, text);
+	if (l.ind >= 0 && block(&l, -1) && l.ind < 0 && !l.bad)
+		return 1;
+	yaml_document_delete(doc);
+	memset(doc, 0, sizeof(*doc));
+	return l.bad < 0 ? -1 : 0;
+}
