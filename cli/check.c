@@ -53,7 +53,7 @@ static void summary_json(const char *file, const struct compiled_policy *c,
 			 const struct lint *w)
 {
 	static char *defaults[] = POLICY_DEFAULT_LIBRARIES;
-	const struct plist dl = { defaults, sizeof(defaults) / sizeof(defaults[0]) };
+	const struct plist dl = { .items = defaults, .n = sizeof(defaults) / sizeof(defaults[0]) };
 	const struct { const char *key; const struct plist *l; } lists[] = {
 		{ "read", &c->pol.read }, { "write", &c->pol.write }, { "deny", &c->pol.deny },
 		{ "exec", &c->pol.exec }, { "libraries", c->pol.exec_libs_set ? &c->pol.exec_libs : &dl },

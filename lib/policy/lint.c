@@ -221,7 +221,7 @@ int lint_wx(const struct policy *p, const struct ruleset *rs, const struct rule_
 	    struct lint *out)
 {
 	static char *defaults[] = POLICY_DEFAULT_LIBRARIES;
-	struct plist dl = { defaults, sizeof(defaults) / sizeof(defaults[0]) };
+	struct plist dl = { .items = defaults, .n = sizeof(defaults) / sizeof(defaults[0]) };
 	const struct plist *libs = p->exec_libs_set ? &p->exec_libs : &dl;
 	const struct { const char *key; const struct plist *l; } code[] = {
 		{ "exec.allow", &p->exec }, { "exec.libraries", libs } };

@@ -41,11 +41,15 @@ static const char *scalar(yaml_node_t *n)
 
 static int plist_add(struct plist *l, const char *s)
 {
-	char **items = realloc(l->items, (l->n + 1) * sizeof(*items));
+	if (l->n >= l->cap) {
+		size_t cap = l->n < 8 ? 8 : l->n * 2;
+		char **items = realloc(l->items, cap * sizeof(*items));
 
-	if (!items)
-		return -1;
-	l->items = items;
+		if (!items)
+			return -1;
+		l->items = items;
+		l->cap = cap;
+	}
 	if (!(l->items[l->n] = strdup(s)))
 		return -1;
 	l->n++;
@@ -530,7 +534,7 @@ static void plist_free(struct plist *l)
 		free(l->items[i]);
 	free(l->items);
 	l->items = NULL;
-	l->n = 0;
+	l->n = l->cap = 0;
 }
 
 void policy_free(struct policy *p)

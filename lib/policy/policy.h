@@ -9,6 +9,7 @@ enum policy_mode { MODE_UNSET = -1, MODE_ENFORCE = 0, MODE_AUDIT = 1 };
 struct plist {
 	char **items;
 	size_t n;
+	size_t cap;                /* items allocated, when known (0: n) */
 };
 
 /* isolate: namespaces beyond the IPC namespace every cage gets */

@@ -282,7 +282,7 @@ static int parse_strings(json_object *a, struct plist *l)
 	size_t n;
 
 	l->items = NULL;
-	l->n = 0;
+	l->n = l->cap = 0;
 	if (!a || !json_object_is_type(a, json_type_array))
 		return -1;
 	n = json_object_array_length(a);
