@@ -96,6 +96,12 @@ test_split() {
 	done
 	for i in "${pids[@]}"; do wait "$i" || st=$?; done
 	grep -ah "^vm-e2e: " "$work"/console-*.log | awk '{p += $2; f += $4} END {printf "vm-e2e, all guests: %d passed, %d failed\n", p, f}'
+	# the failed checks again, last, where a CI log's tail shows them
+	awk '{ sub(/\r$/, "") }
+		/# e2e-[a-z0-9-]*\.sh: started/ { s = $0; sub(/.*# /, "", s); sub(/: started.*/, "", s) }
+		/^FAIL - / { print "vm-e2e, failed in " s ": " substr($0, 8); f = 1; next }
+		f && /^       / { print "vm-e2e,   " substr($0, 8) }
+		{ f = 0 }' "$work"/console-*.log
 	return $st
 }
 
