@@ -2,6 +2,7 @@
 /* The subset loader of yamllite.h. Each function that meets something
  * outside the subset sets l->bad and returns 0; the caller then throws the
  * partial document away and asks libyaml. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,6 +356,10 @@ int yaml_lite_load(const char *text, size_t len, yaml_document_t *doc)
 	struct lite l = { .s = text, .end = text + len, .doc = doc };
 	yaml_mark_t m = { 0, 0, 0 };
 
+	/* lines, indentations and scalars are counted in ints (libyaml's
+	 * document API takes an int length): a longer text is libyaml's */
+	if (len > INT_MAX)
+		return 0;
 	pthread_once(&classes_once, init_classes);
 
 	for (size_t i = 0; i < len; i++)

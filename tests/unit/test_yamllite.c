@@ -3,8 +3,12 @@
  * libyaml's document; each text outside it is declined (and libyaml, not
  * yamllite, then decides). */
 #include <criterion/criterion.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "policy/yamllite.h"
 #include "../yamlsame.h"
 
@@ -102,6 +106,26 @@ Test(yamllite, declines_what_is_outside_it)
 		cr_expect_eq(yaml_lite_load(declined[i], strlen(declined[i]), &lite), 0,
 			     "taken: %s", declined[i]);
 	}
+}
+
+/* Indentations and scalar lengths are ints: a text of 2 GiB or more is
+ * declined before a byte of it is read (a wrapped indentation ended the
+ * document early, a wrapped length cut a scalar). Here a page of valid
+ * text is followed by one that cannot be read: a loader that reads on
+ * crashes. */
+Test(yamllite, declines_a_text_longer_than_an_int_counts)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	yaml_document_t lite;
+
+	cr_assert(p != MAP_FAILED);
+	memset(p, ' ', pg);
+	memcpy(p, "a: b\n", 5);
+	cr_assert(!mprotect(p + pg, pg, PROT_NONE));
+	cr_expect_eq(yaml_lite_load(p, (size_t)INT_MAX + 1, &lite), 0);
+	cr_expect_eq(yaml_lite_load(p, SIZE_MAX, &lite), 0);
+	munmap(p, 2 * pg);
 }
 
 /* The document the comparison checks is not vacuous: a change in a value,
