@@ -415,11 +415,21 @@ struct fown_setter {
  * clears the record; a file's record dies with it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 65536);     /* the daemon's: its cages times their share */
 	__type(key, __u64);             /* struct file * */
 	__type(value, struct fown_setter);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } fown_cage SEC(".maps");
+
+/* The records one cage may hold at once (its budgets entry counts them):
+ * the loader gives each of the daemon's cages an equal share of the map,
+ * so that no cage can fill it for the others; a standalone run, one cage,
+ * has the whole map. */
+const volatile __u32 cage_fown_max = 65536;
+
+/* Records in the map: while there are none, a file's release looks
+ * nothing up. Exact: counted where an insert or a delete succeeds. */
+__u64 fown_live = 0;
 
 /* 6.1 to 6.11: the owner is part of struct file; then a pointer to it, with
  * a back pointer to the file (fown_struct.file) */
@@ -434,16 +444,75 @@ static __always_inline __u64 fown_file(struct fown_struct *fown)
 	return (__u64)fown - bpf_core_field_offset(struct file___fown_inline, f_owner);
 }
 
-/* Record the caged setter of file's owner; 0 when recorded. */
+/* the count of cage cgid's records, its budgets entry made if need be */
+static __always_inline struct ac_budget *fown_count(__u64 cgid)
+{
+	struct ac_budget fresh = {}, *b = bpf_map_lookup_elem(&budgets, &cgid);
+
+	if (b)
+		return b;
+	bpf_map_update_elem(&budgets, &cgid, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&budgets, &cgid);
+}
+
+/* one record of cgid's fewer (a cage gone has no entry). Only two changes
+ * of one file's record at once (a caged F_SETOWN and an outside one) can
+ * take a count below 0; fown_record reads it as signed, so that gives the
+ * cage a record more, never none. */
+static __always_inline void fown_uncount(__u64 cgid)
+{
+	struct ac_budget *b = bpf_map_lookup_elem(&budgets, &cgid);
+
+	if (b && b->owners)
+		__sync_fetch_and_add(&b->owners, (__u32)-1);
+}
+
+/* Record the caged setter of file's owner, within its cage's share;
+ * 0 when recorded. A record another cage made passes to this one. */
 static __always_inline int fown_record(struct file *file, __u64 cgid)
 {
-	struct fown_setter v = { .cgid = cgid };
-	__u64 key = (__u64)file;
+	struct fown_setter v = { .cgid = cgid }, *old;
+	__u64 key = (__u64)file, was = 0;
+	struct ac_budget *b;
+	bool had, mine;
 
 	v.pid = bpf_get_current_pid_tgid() >> 32;
 	v.uid = (__u32)bpf_get_current_uid_gid();
 	bpf_get_current_comm(v.comm, sizeof(v.comm));
-	return bpf_map_update_elem(&fown_cage, &key, &v, BPF_ANY);
+	if ((old = bpf_map_lookup_elem(&fown_cage, &key)))
+		was = old->cgid;
+	had = old != NULL;
+	mine = had && was == cgid;
+	if (!mine) {
+		if (!(b = fown_count(cgid)) || (__s32)b->owners >= (__s32)cage_fown_max)
+			return -1;
+		__sync_fetch_and_add(&b->owners, 1);
+	}
+	if (bpf_map_update_elem(&fown_cage, &key, &v, had ? BPF_EXIST : BPF_NOEXIST)) {
+		if (!mine)
+			fown_uncount(cgid);
+		return -1;
+	}
+	if (!had)
+		__sync_fetch_and_add(&fown_live, 1);
+	else if (!mine)
+		fown_uncount(was);
+	return 0;
+}
+
+/* file's record, if it has one, removed and uncounted */
+static __always_inline void fown_drop(struct file *file)
+{
+	__u64 key = (__u64)file, was;
+	struct fown_setter *old = bpf_map_lookup_elem(&fown_cage, &key);
+
+	if (!old)
+		return;
+	was = old->cgid;
+	if (bpf_map_delete_elem(&fown_cage, &key))
+		return;
+	__sync_fetch_and_add(&fown_live, (__u64)-1);
+	fown_uncount(was);
 }
 
 /* file_set_fowner returns nothing (6.1): it cannot refuse. So a record is
@@ -451,9 +520,11 @@ static __always_inline int fown_record(struct file *file, __u64 cgid)
  * fcntl F_SETOWN and F_SETOWN_EX, ioctl FIOSETOWN and SIOCSPGRP, the only
  * routes that name another process (leases, dnotify and a terminal's
  * O_ASYNC make the caller itself the owner). Where no record can be made
- * (the map is full: an agent that set owners on 65,536 files) the owner is
- * not set (ENOSPC, op signal): a missing record must never let a delivery
- * triggered outside the cage through. 0 or the verdict. */
+ * (the cage holds its share, cage_fown_max, or the map is full) the owner
+ * is not set (ENOSPC, op signal): a missing record must never let a
+ * delivery triggered outside the cage through. A record made for a call
+ * that then fails (no such process) or clears the owner stays until the
+ * file is released, like any other. 0 or the verdict. */
 static __always_inline int fown_reserve(struct ac_cage *c, __u64 cgid, struct file *file)
 {
 	if (!fown_record(file, cgid))
@@ -516,10 +587,10 @@ int BPF_PROG(ac_file_lock, struct file *file, unsigned int cmd, int ret)
 SEC("lsm/file_set_fowner")
 int BPF_PROG(ac_file_set_fowner, struct file *file)
 {
-	__u64 cgid, key = (__u64)file;
+	__u64 cgid;
 
 	if (!current_cage(&cgid)) {
-		bpf_map_delete_elem(&fown_cage, &key);
+		fown_drop(file);
 		return 0;
 	}
 	/* made by fown_reserve where the owner can be another process; here
@@ -530,27 +601,15 @@ int BPF_PROG(ac_file_set_fowner, struct file *file)
 	return 0;
 }
 
+/* Every record goes with its file. Not only a file whose owner is set has
+ * one: F_SETOWN to 0, or to a process that does not exist, leaves the
+ * record fown_reserve made and no owner. While no record exists anywhere
+ * (fown_live), a release costs one read; while some do, one lookup. */
 SEC("lsm/file_free_security")
 int BPF_PROG(ac_file_free_security, struct file *file)
 {
-	__u64 key = (__u64)file;
-	void *pid;
-
-	/* only a file whose owner was set can have a record: one read for
-	 * every other file, no lookup. A direct read (file is a BTF pointer),
-	 * not bpf_probe_read_kernel: this runs at every close of every file
-	 * on the host, and the helper call had been a third of its cost. */
-	if (bpf_core_field_exists(struct fown_struct, file)) {
-		struct fown_struct *o = (struct fown_struct *)file->f_owner;
-
-		if (!o)
-			return 0;
-	} else {
-		pid = ((struct file___fown_inline *)file)->f_owner.pid;
-		if (!pid)
-			return 0;
-	}
-	bpf_map_delete_elem(&fown_cage, &key);
+	if (fown_live)
+		fown_drop(file);
 	return 0;
 }
 

@@ -173,6 +173,7 @@ static json_object *capacity_json(struct daemon *d)
 	json_object_object_add(o, "net_rules", json_object_new_int64(z.net_rules));
 	json_object_object_add(o, "unix_peers", json_object_new_int64(z.unix_rules));
 	json_object_object_add(o, "ring_buffer_bytes", json_object_new_int64(z.ring_bytes));
+	json_object_object_add(o, "file_owners_per_cage", json_object_new_int64(z.owners_per_cage));
 	return o;
 }
 
@@ -394,6 +395,7 @@ static int load(struct daemon *d)
 		}
 		return 0;
 	}
+	d->sizes.owners_per_cage = LOADER_OWNERS_PER_CAGE;   /* no cage takes the others' */
 	loader_set_sizes(&d->sizes);
 	if (cage_loader_open(&d->ld, 0, daemon_on_event, d, &e)) {
 		diag_err(&e);

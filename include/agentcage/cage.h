@@ -153,11 +153,12 @@ enum ac_stat {
 };
 
 /* a cage's event budget (the budgets map, keyed by the cage's cgroup id):
- * the events of the current second, and those it dropped over the budget */
+ * the events of the current second, and those it dropped over the budget;
+ * and the records of file owners it holds (bpf/isolate.bpf.h) */
 struct ac_budget {
 	__u64 second;
 	__u32 count;
-	__u32 pad;
+	__u32 owners;
 	__u64 dropped;
 };
 

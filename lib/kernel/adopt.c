@@ -30,7 +30,8 @@ static const char *cg_prog_name[LOADER_CG_PROGS] = { "ac_egress", "ac_ingress", 
 static int sized(const struct bpf_map *m)
 {
 	static const char *const names[] = { "file_rules", "exec_rules", "net_rules", "unix_rules",
-					     "cages", "budgets", "pkt_events", "events" };
+					     "cages", "budgets", "pkt_events", "events",
+					     "fown_cage" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(bpf_map__name(m), names[i]))

@@ -111,6 +111,24 @@ static void size_shared(struct bpf_map *cages, struct bpf_map *budgets, struct b
 	size_map(events, sizes.ring_bytes);
 }
 
+/* The map of file owners with owners_per_cage set (the daemon): that many
+ * records for each cage the cages map holds, up to LOADER_OWNERS_MAX in
+ * all, and each cage limited to its equal share of them, so that no cage
+ * can fill the map for the others. Unset (a standalone run, one cage): the
+ * program's own size, all of it for the cage. */
+static void size_owners(struct cage_bpf *skel)
+{
+	uint32_t cages = bpf_map__max_entries(skel->maps.cages);
+	uint64_t n = (uint64_t)cages * sizes.owners_per_cage;
+
+	if (!sizes.owners_per_cage || !cages)
+		return;
+	if (n > LOADER_OWNERS_MAX)
+		n = LOADER_OWNERS_MAX;
+	bpf_map__set_max_entries(skel->maps.fown_cage, (uint32_t)n);
+	skel->rodata->cage_fown_max = n / cages ? (uint32_t)(n / cages) : 1;
+}
+
 /* before a load: the capacities asked for */
 static void apply_sizes(struct cage_bpf *skel, struct net_bpf *net)
 {
@@ -118,6 +136,7 @@ static void apply_sizes(struct cage_bpf *skel, struct net_bpf *net)
 		size_map(skel->maps.file_rules, sizes.file_rules);
 		size_map(skel->maps.exec_rules, sizes.file_rules);
 		size_shared(skel->maps.cages, skel->maps.budgets, skel->maps.events);
+		size_owners(skel);
 	}
 	if (net) {
 		size_map(net->maps.net_rules, sizes.net_rules);
@@ -150,12 +169,14 @@ void loader_sizes_of(struct loader *l, struct loader_sizes *s)
 {
 	struct bpf_map_info info;
 	__u32 len;
+	uint32_t owners = 0;
 	struct { int fd; uint32_t *out; } m[] = {
 		{ l->skel ? bpf_map__fd(l->skel->maps.file_rules) : -1, &s->file_rules },
 		{ bpf_map__fd(l->net->maps.net_rules), &s->net_rules },
 		{ bpf_map__fd(l->net->maps.unix_rules), &s->unix_rules },
 		{ bpf_map__fd(l->net->maps.cages), &s->cages },
 		{ bpf_map__fd(l->net->maps.events), &s->ring_bytes },
+		{ l->skel ? bpf_map__fd(l->skel->maps.fown_cage) : -1, &owners },
 	};
 
 	memset(s, 0, sizeof(*s));
@@ -165,6 +186,8 @@ void loader_sizes_of(struct loader *l, struct loader_sizes *s)
 		if (m[i].fd >= 0 && !bpf_obj_get_info_by_fd(m[i].fd, &info, &len))
 			*m[i].out = info.max_entries;
 	}
+	/* size_owners' share, for a set loaded with owners_per_cage */
+	s->owners_per_cage = s->cages ? owners / s->cages : 0;
 }
 
 /* An update of a map-in-map waits for an RCU grace period before it

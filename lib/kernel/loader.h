@@ -148,7 +148,11 @@ uint32_t loader_budget(void);
  * power of two, at least a page). An adopted set keeps its own sizes. */
 struct loader_sizes {
 	uint32_t file_rules, net_rules, unix_rules, cages, ring_bytes;
+	uint32_t owners_per_cage;  /* records of file owners a cage may hold (see
+				    * bpf/isolate.bpf.h); 0: one cage, the whole map */
 };
+#define LOADER_OWNERS_PER_CAGE 64          /* the daemon's */
+#define LOADER_OWNERS_MAX (1u << 22)       /* the map's entries at most */
 void loader_set_sizes(const struct loader_sizes *s);
 void loader_sizes_default(struct loader_sizes *s);
 /* the sizes of l's maps as loaded or adopted */

@@ -50,6 +50,68 @@ out=$($AC status --socket $SOCK 2>&1); st=$?
 [ $st = 0 ] && [ "$(echo "$out" | grep -c ': enforced (enforce)')" -ge 2 ] && echo "$out" | grep -q "^$na: enforced" \
 	&& ok "status proves both cages from the pinned map and links (exit 0)" || no "status" "$st $out"
 
+echo "# file owners: each cage holds at most its share of the one map"
+# owners CAGE OUT CHURN HOLD: in cage CAGE (moved there before it starts;
+# "-": outside), F_SETOWN to 0 and to a pid that does not exist on CHURN
+# descriptors each, closing each, then to itself on up to HOLD descriptors
+# kept open; prints "churn=ok held=K err=ERRNO|0" to OUT (read it with
+# said OUT), then waits for SIGTERM: its pid is $opid
+SHARE=$($AC --json ls --socket $SOCK | python3 -c 'import json,sys; print(json.load(sys.stdin)["capacity"]["file_owners_per_cage"])')
+[ "$SHARE" -ge 1 ] && [ "$SHARE" -lt 65536 ] 2>/dev/null && ok "ls --json: each cage's share of the file owners' map ($SHARE)" \
+	|| no "ls --json: file_owners_per_cage" "$SHARE"
+cat > $T/own.py <<'P'
+import errno, fcntl, os, signal, sys
+churn, hold, bad = int(sys.argv[1]), int(sys.argv[2]), set()
+for who, want in ((0, 0), (4000000, errno.ESRCH)):
+    for _ in range(churn):
+        fd = os.open("/dev/null", os.O_WRONLY)
+        try:
+            fcntl.fcntl(fd, fcntl.F_SETOWN, who); e = 0
+        except OSError as x:
+            e = x.errno
+        os.close(fd)
+        if e != want: bad.add(errno.errorcode.get(e, str(e)))
+held, err = 0, "0"
+for _ in range(hold):
+    fd = os.open("/dev/null", os.O_WRONLY)
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETOWN, os.getpid()); held += 1
+    except OSError as x:
+        err = errno.errorcode.get(x.errno, str(x.errno)); break
+print("churn=%s held=%d err=%s" % (",".join(sorted(bad)) or "ok", held, err), flush=True)
+signal.pause()
+P
+owners() {
+	local code; code=$(cat $T/own.py)
+	printf 'echo ready\nwhile [ ! -e $1.go ]; do sleep 0.05; done\nshift; exec python3 -c "$@"\n' > $T/own.sh
+	exec 7> $2
+	sh $T/own.sh $2 "$code" $3 $4 >&7 2>&1 & opid=$!
+	exec 7>&-
+	ready $2
+	[ "$1" = - ] || echo $opid > $CG/$1/cgroup.procs
+	touch $2.go
+}
+# said OUT: what owners printed to OUT
+said() { for _ in $(seq 600); do grep -q '^churn=' $1 && break; sleep 0.1; done; grep '^churn=' $1 || echo "nothing: $(cat $1)"; }
+ready() { for _ in $(seq 600); do grep -q ready $1 && return 0; sleep 0.1; done; return 1; }
+owners - $T/own0 50 $((SHARE + 20)); out=$(said $T/own0); kill $opid; wait $opid 2>/dev/null
+[ "$out" = "churn=ok held=$((SHARE + 20)) err=0" ] && ok "outside a cage: F_SETOWN on $((SHARE + 20)) files" \
+	|| no "outside a cage: F_SETOWN" "$out"
+owners $na $T/own1 $((SHARE * 2)) $((SHARE + 20)); out=$(said $T/own1); a1=$opid
+[ "$out" = "churn=ok held=$SHARE err=ENOSPC" ] \
+	&& ok "in cage A: F_SETOWN on $SHARE files, then ENOSPC (after $((SHARE * 4)) cleared or failed ones, closed)" \
+	|| no "in cage A: F_SETOWN up to the share" "$out"
+for _ in $(seq 100); do grep -q '"op":"signal"' $DEV && break; sleep 0.1; done
+python3 -c 'import json,sys; ev=[json.loads(l) for l in open(sys.argv[1]) if "\"signal\"" in l]; assert any(o["cage"]==sys.argv[2] and o["action"]=="denied" and o["comm"]=="python3" for o in ev), ev' $DEV $na \
+	&& ok "  ... reported as signal, denied, in A" || no "  ... reported" "$(grep signal $DEV | tail -3)"
+owners $nb $T/own2 0 $SHARE; out=$(said $T/own2); b1=$opid
+[ "$out" = "churn=ok held=$SHARE err=0" ] && ok "  ... while A holds its share, cage B sets owners on $SHARE files" \
+	|| no "  ... cage B while A holds its share" "$out"
+kill $a1 $b1; wait $a1 $b1 2>/dev/null
+owners $na $T/own3 0 $SHARE; out=$(said $T/own3); kill $opid; wait $opid 2>/dev/null
+[ "$out" = "churn=ok held=$SHARE err=0" ] && ok "  ... and A its share again once its files are closed" \
+	|| no "  ... A again after closing" "$out"
+
 # probe FILE: a loop (started outside any cage, moved in by the test) that
 # tries to read a and b and prints one line per round: "10" = a yes, b no
 # (its output goes to a descriptor opened outside: a caged open would be denied;
