@@ -39,6 +39,9 @@
 #define FIOSETOWN_ 0x8901
 #define SIOCSPGRP_ 0x8902
 #define F_SETLEASE_ 1024
+#define F_SETFL_ 4
+#define O_ASYNC_ 020000         /* FASYNC: x86, arm64, the generic value */
+#define FIOASYNC_ 0x5452
 #define F_WRLCK_ 1
 #define F_UNLCK_ 2
 #define FMODE_WRITE__ 0x2
@@ -517,9 +520,11 @@ static __always_inline void fown_drop(struct file *file)
 
 /* file_set_fowner returns nothing (6.1): it cannot refuse. So a record is
  * made first, where the owner is named and the call can still be refused:
- * fcntl F_SETOWN and F_SETOWN_EX, ioctl FIOSETOWN and SIOCSPGRP, the only
- * routes that name another process (leases, dnotify and a terminal's
- * O_ASYNC make the caller itself the owner). Where no record can be made
+ * fcntl F_SETOWN and F_SETOWN_EX, ioctl FIOSETOWN and SIOCSPGRP; and O_ASYNC
+ * turned on (fcntl F_SETFL, ioctl FIOASYNC), since a terminal's fasync makes
+ * its foreground process group the owner (__tty_fasync), which may be
+ * outside the cage (a terminal passed in, --no-pty). Only leases and
+ * dnotify make the caller itself the owner. Where no record can be made
  * (the cage holds its share, cage_fown_max, or the map is full) the owner
  * is not set (ENOSPC, op signal): a missing record must never let a
  * delivery triggered outside the cage through. A record made for a call
@@ -558,7 +563,8 @@ int BPF_PROG(ac_file_fcntl, struct file *file, unsigned int cmd, unsigned long a
 
 	if (ret)
 		return ret;
-	if (cmd != F_SETOWN_ && cmd != F_SETOWN_EX_ && cmd != F_SETLEASE_)
+	if (cmd != F_SETOWN_ && cmd != F_SETOWN_EX_ && cmd != F_SETLEASE_ &&
+	    (cmd != F_SETFL_ || !(arg & O_ASYNC_)))
 		return 0;
 	if (!(c = current_cage(&cgid)))
 		return 0;
@@ -594,8 +600,8 @@ int BPF_PROG(ac_file_set_fowner, struct file *file)
 		return 0;
 	}
 	/* made by fown_reserve where the owner can be another process; here
-	 * for the caller itself (a lease, dnotify, O_ASYNC on a terminal),
-	 * whose signals a missing record does not let out */
+	 * for the caller itself (a lease, dnotify), whose signals a missing
+	 * record does not let out */
 	if (fown_record(file, cgid))
 		stat_inc(AC_STAT_MAP_FULL);
 	return 0;
@@ -757,7 +763,7 @@ static __always_inline int isolate_ioctl(struct ac_cage *c, __u64 cgid, struct f
 {
 	if (cmd == TIOCSWINSZ_ || cmd == TIOCSIG_)
 		return tty_signal_refuse(c, cgid, file, cmd);
-	if (cmd == FIOSETOWN_ || cmd == SIOCSPGRP_)
+	if (cmd == FIOSETOWN_ || cmd == SIOCSPGRP_ || cmd == FIOASYNC_)
 		return fown_reserve(c, cgid, file);
 	if (cmd != TIOCSTI_ && cmd != TIOCLINUX_ && !vt_ioctl_changes(cmd))
 		return 0;

@@ -54,13 +54,14 @@ echo "# file owners: each cage holds at most its share of the one map"
 # owners CAGE OUT CHURN HOLD: in cage CAGE (moved there before it starts;
 # "-": outside), F_SETOWN to 0 and to a pid that does not exist on CHURN
 # descriptors each, closing each, then to itself on up to HOLD descriptors
-# kept open; prints "churn=ok held=K err=ERRNO|0" to OUT (read it with
+# kept open, then O_ASYNC on two pipes (F_SETFL, FIOASYNC); prints
+# "churn=ok held=K err=ERRNO|0 async=ERRNO|0,ERRNO|0" to OUT (read it with
 # said OUT), then waits for SIGTERM: its pid is $opid
 SHARE=$($AC --json ls --socket $SOCK | python3 -c 'import json,sys; print(json.load(sys.stdin)["capacity"]["file_owners_per_cage"])')
 [ "$SHARE" -ge 1 ] && [ "$SHARE" -lt 65536 ] 2>/dev/null && ok "ls --json: each cage's share of the file owners' map ($SHARE)" \
 	|| no "ls --json: file_owners_per_cage" "$SHARE"
 cat > $T/own.py <<'P'
-import errno, fcntl, os, signal, sys
+import errno, fcntl, os, signal, struct, sys, termios
 churn, hold, bad = int(sys.argv[1]), int(sys.argv[2]), set()
 for who, want in ((0, 0), (4000000, errno.ESRCH)):
     for _ in range(churn):
@@ -78,7 +79,17 @@ for _ in range(hold):
         fcntl.fcntl(fd, fcntl.F_SETOWN, os.getpid()); held += 1
     except OSError as x:
         err = errno.errorcode.get(x.errno, str(x.errno)); break
-print("churn=%s held=%d err=%s" % (",".join(sorted(bad)) or "ok", held, err), flush=True)
+# O_ASYNC, whose owner a terminal makes its foreground group: F_SETFL, FIOASYNC
+asy = []
+for how in ("setfl", "ioctl"):
+    fd = os.pipe()[0]
+    try:
+        if how == "setfl": fcntl.fcntl(fd, fcntl.F_SETFL, os.O_WRONLY | os.O_ASYNC)
+        else: fcntl.ioctl(fd, termios.FIOASYNC, struct.pack("i", 1))
+        asy.append("0")
+    except OSError as x:
+        asy.append(errno.errorcode.get(x.errno, str(x.errno)))
+print("churn=%s held=%d err=%s async=%s" % (",".join(sorted(bad)) or "ok", held, err, ",".join(asy)), flush=True)
 signal.pause()
 P
 owners() {
@@ -95,21 +106,22 @@ owners() {
 said() { for _ in $(seq 600); do grep -q '^churn=' $1 && break; sleep 0.1; done; grep '^churn=' $1 || echo "nothing: $(cat $1)"; }
 ready() { for _ in $(seq 600); do grep -q ready $1 && return 0; sleep 0.1; done; return 1; }
 owners - $T/own0 50 $((SHARE + 20)); out=$(said $T/own0); kill $opid; wait $opid 2>/dev/null
-[ "$out" = "churn=ok held=$((SHARE + 20)) err=0" ] && ok "outside a cage: F_SETOWN on $((SHARE + 20)) files" \
+[ "$out" = "churn=ok held=$((SHARE + 20)) err=0 async=0,0" ] && ok "outside a cage: F_SETOWN on $((SHARE + 20)) files, O_ASYNC on two more" \
 	|| no "outside a cage: F_SETOWN" "$out"
 owners $na $T/own1 $((SHARE * 2)) $((SHARE + 20)); out=$(said $T/own1); a1=$opid
-[ "$out" = "churn=ok held=$SHARE err=ENOSPC" ] \
+[ "$out" = "churn=ok held=$SHARE err=ENOSPC async=ENOSPC,ENOSPC" ] \
 	&& ok "in cage A: F_SETOWN on $SHARE files, then ENOSPC (after $((SHARE * 4)) cleared or failed ones, closed)" \
-	|| no "in cage A: F_SETOWN up to the share" "$out"
+	&& ok "  ... and O_ASYNC (F_SETFL, FIOASYNC: a terminal's owner is its foreground group) ENOSPC too" \
+	|| no "in cage A: F_SETOWN and O_ASYNC up to the share" "$out"
 for _ in $(seq 100); do grep -q '"op":"signal"' $DEV && break; sleep 0.1; done
 python3 -c 'import json,sys; ev=[json.loads(l) for l in open(sys.argv[1]) if "\"signal\"" in l]; assert any(o["cage"]==sys.argv[2] and o["action"]=="denied" and o["comm"]=="python3" for o in ev), ev' $DEV $na \
 	&& ok "  ... reported as signal, denied, in A" || no "  ... reported" "$(grep signal $DEV | tail -3)"
 owners $nb $T/own2 0 $SHARE; out=$(said $T/own2); b1=$opid
-[ "$out" = "churn=ok held=$SHARE err=0" ] && ok "  ... while A holds its share, cage B sets owners on $SHARE files" \
+[ "$out" = "churn=ok held=$SHARE err=0 async=ENOSPC,ENOSPC" ] && ok "  ... while A holds its share, cage B sets owners on $SHARE files" \
 	|| no "  ... cage B while A holds its share" "$out"
 kill $a1 $b1; wait $a1 $b1 2>/dev/null
-owners $na $T/own3 0 $SHARE; out=$(said $T/own3); kill $opid; wait $opid 2>/dev/null
-[ "$out" = "churn=ok held=$SHARE err=0" ] && ok "  ... and A its share again once its files are closed" \
+owners $na $T/own3 0 $((SHARE - 2)); out=$(said $T/own3); kill $opid; wait $opid 2>/dev/null
+[ "$out" = "churn=ok held=$((SHARE - 2)) err=0 async=0,0" ] && ok "  ... and A its share again once its files are closed (O_ASYNC within it)" \
 	|| no "  ... A again after closing" "$out"
 
 # probe FILE: a loop (started outside any cage, moved in by the test) that
