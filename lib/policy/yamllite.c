@@ -353,13 +353,14 @@ static int block(struct lite *l, int parent)
 
 int yaml_lite_load(const char *text, size_t len, yaml_document_t *doc)
 {
-	struct lite l = { .s = text, .end = text + len, .doc = doc };
+	struct lite l = { .s = text, .doc = doc };
 	yaml_mark_t m = { 0, 0, 0 };
 
 	/* lines, indentations and scalars are counted in ints (libyaml's
 	 * document API takes an int length): a longer text is libyaml's */
 	if (len > INT_MAX)
 		return 0;
+	l.end = text + len;     /* only now: text + SIZE_MAX would overflow */
 	pthread_once(&classes_once, init_classes);
 
 	for (size_t i = 0; i < len; i++)
