@@ -27,14 +27,19 @@ static int out(struct lite *l)
 	return 0;
 }
 
+static const char *spaces(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p;
+}
+
 /* From p, the start of a line, to the next line with content. */
 static void next_content(struct lite *l, const char *p)
 {
 	for (;;) {
-		const char *q = p;
+		const char *q = spaces(p, l->end);
 
-		while (q < l->end && *q == ' ')
-			q++;
 		if (q == l->end) {
 			l->ind = -1;
 			return;
@@ -57,10 +62,8 @@ static void next_content(struct lite *l, const char *p)
 /* p is where this line's value ended: only spaces and a comment may follow. */
 static void end_line(struct lite *l, const char *p)
 {
-	const char *q = p;
+	const char *q = spaces(p, l->end);
 
-	while (q < l->end && *q == ' ')
-		q++;
 	if (q < l->end && *q != '\n' && (*q != '#' || q == p)) {
 		out(l);
 		return;
@@ -204,13 +207,6 @@ static int one_scalar(struct lite *l, const char *p, int flow, const char **endp
 		return out(l);
 	*endp = q;
 	return scalar(l, p, p, (size_t)(q - p), YAML_PLAIN_SCALAR_STYLE);
-}
-
-static const char *spaces(const char *p, const char *end)
-{
-	while (p < end && *p == ' ')
-		p++;
-	return p;
 }
 
 /* [a, 'b', "c"] on one line, at p: its node, *endp after the ']'. */

@@ -142,7 +142,6 @@ exec 7> $T/pa 8> $T/pb
 sh $T/probe.sh $T/pa >&7 2>&1 & pa=$!
 sh $T/probe.sh $T/pb >&8 2>&1 & pb=$!
 exec 7>&- 8>&-
-ready() { for _ in $(seq 600); do grep -q ready $1 && return 0; sleep 0.1; done; return 1; }
 ready $T/pa; ready $T/pb
 echo $pa > $CG/$na/cgroup.procs && echo $pb > $CG/$nb/cgroup.procs && ok "the test moves a process into each cage" \
 	|| no "move into the cages"
