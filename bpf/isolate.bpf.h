@@ -418,7 +418,7 @@ struct fown_setter {
  * clears the record; a file's record dies with it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);     /* the daemon's: its cages times their share */
+	__uint(max_entries, 65536);     /* a standalone run's; the daemon sizes it (size_owners) */
 	__type(key, __u64);             /* struct file * */
 	__type(value, struct fown_setter);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
