@@ -18,6 +18,16 @@ size_t rules_key(const char *path, size_t len, char *out)
 	return n;
 }
 
+/* does p[0..n) have "//"? (strstr's generic form, which the VM's CPU
+ * gets, had been a twentieth of a 10,000-rule reload there) */
+static int doubled(const char *p, size_t n)
+{
+	for (const char *q = p; (q = memchr(q, '/', n - (size_t)(q - p))); q++)
+		if (q + 1 < p + n && q[1] == '/')
+			return 1;
+	return 0;
+}
+
 /* expand ${VAR}s and normalise: no repeated or trailing '/' */
 int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t outlen,
 		 char *err, size_t errlen)
@@ -73,7 +83,7 @@ int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t ou
 		snprintf(err, errlen, "path '%s' is not absolute", in);
 		return -1;
 	}
-	if (!strstr(tmp, "//") && o < outlen) {     /* nothing to squeeze */
+	if (!doubled(tmp, o) && o < outlen) {     /* nothing to squeeze */
 		memcpy(out, tmp, o + 1);
 	} else {
 		o = 0;
@@ -101,11 +111,50 @@ toolong:
  * rules and building their trie take O(n) lookups, not O(n^2) comparisons
  * (a 10,000-rule policy took seconds to reload). acap is the array's. */
 struct keyidx {
-	size_t *slot;
+	uint32_t *slot;
 	size_t cap, acap;
 };
 
-static size_t key_hash(const char *k, size_t len)
+/* Keys live in chunks that never move, so that a rule (and a trie marker,
+ * the front of a rule's key) can point into them. */
+struct rule_keys {
+	struct rule_keys *next;
+	size_t used, cap;
+	char b[];
+};
+
+#define KEYS_CHUNK (64 << 10)   /* below malloc's mmap threshold: reused memory */
+
+static const char *keys_put(struct rule_keys **keys, const char *k, size_t len)
+{
+	struct rule_keys *c = *keys;
+
+	if (!c || c->cap - c->used < len) {
+		size_t cap = len > KEYS_CHUNK ? len : KEYS_CHUNK;
+
+		if (!(c = malloc(sizeof(*c) + cap)))
+			return NULL;
+		c->next = *keys;
+		c->used = 0;
+		c->cap = cap;
+		*keys = c;
+	}
+	memcpy(c->b + c->used, k, len);
+	c->used += len;
+	return c->b + c->used - len;
+}
+
+static void keys_free(struct rule_keys **keys)
+{
+	while (*keys) {
+		struct rule_keys *next = (*keys)->next;
+
+		free(*keys);
+		*keys = next;
+	}
+}
+
+static uint32_t key_hash(const char *k, size_t len)
 {
 	uint64_t h = 1469598103934665603ULL ^ len, w;
 	size_t i = 0;
@@ -124,30 +173,33 @@ static size_t key_hash(const char *k, size_t len)
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
-	return (size_t)h;
+	return (uint32_t)h;
 }
 
-static struct rule *idx_find(const struct keyidx *x, struct rule *l, const char *key, size_t len)
+/* the rule of l whose key is key[0..len), of hash h */
+static struct rule *idx_find(const struct keyidx *x, struct rule *l, const char *key, size_t len,
+			     uint32_t h)
 {
 	if (!x->cap)
 		return NULL;
-	for (size_t h = key_hash(key, len) & (x->cap - 1);; h = (h + 1) & (x->cap - 1)) {
-		size_t i = x->slot[h];
+	for (size_t s = h & (x->cap - 1);; s = (s + 1) & (x->cap - 1)) {
+		uint32_t i = x->slot[s];
 
 		if (!i)
 			return NULL;
-		if (l[i - 1].len == len && !memcmp(l[i - 1].key, key, len))
+		if (l[i - 1].hash == h && l[i - 1].len == len && !memcmp(l[i - 1].key, key, len))
 			return &l[i - 1];
 	}
 }
 
+/* l[i] into the index, by the hash it carries (a rebuild hashes nothing) */
 static void idx_place(struct keyidx *x, const struct rule *l, size_t i)
 {
-	size_t h = key_hash(l[i].key, l[i].len) & (x->cap - 1);
+	size_t s = l[i].hash & (x->cap - 1);
 
-	while (x->slot[h])
-		h = (h + 1) & (x->cap - 1);
-	x->slot[h] = i + 1;
+	while (x->slot[s])
+		s = (s + 1) & (x->cap - 1);
+	x->slot[s] = (uint32_t)(i + 1);
 }
 
 /* room for want rules in an empty index */
@@ -194,14 +246,17 @@ static void idx_free(struct keyidx *x)
 	memset(x, 0, sizeof(*x));
 }
 
-/* r into list (unless its key is there: then the larger class stays) */
-static int add_rule(struct rule **list, size_t *n, struct keyidx *x, const struct rule *r)
+/* key[0..len) of class cls into list, the key copied into keys (unless
+ * the key is there: then the larger class stays) */
+static int add_rule(struct rule **list, size_t *n, struct keyidx *x, struct rule_keys **keys,
+		    const char *key, size_t len, uint32_t cls)
 {
+	uint32_t h = key_hash(key, len);
 	struct rule *l;
 
-	if ((l = idx_find(x, *list, r->key, r->len))) {
-		if (r->cls > l->cls)
-			l->cls = r->cls;   /* deny beats write beats read */
+	if ((l = idx_find(x, *list, key, len, h))) {
+		if (cls > l->cls)
+			l->cls = cls;   /* deny beats write beats read */
 		return 0;
 	}
 	if (*n == x->acap) {
@@ -212,19 +267,19 @@ static int add_rule(struct rule **list, size_t *n, struct keyidx *x, const struc
 		*list = l;
 		x->acap = acap;
 	}
-	if (idx_room(x, *list, *n))
+	if (idx_room(x, *list, *n) || !(key = keys_put(keys, key, len)))
 		return -1;
-	(*list)[*n] = *r;
+	(*list)[*n] = (struct rule){ .key = key, .len = (uint32_t)len, .cls = cls, .hash = h };
 	idx_place(x, *list, (*n)++);
 	return 0;
 }
 
-static int add(struct rule **list, size_t *n, struct keyidx *x, const char *path, uint32_t cls)
+static int add(struct rule **list, size_t *n, struct keyidx *x, struct rule_keys **keys,
+	       const char *path, uint32_t cls)
 {
-	struct rule r = { .cls = cls };
+	char key[AC_KEY_PATH];
 
-	r.len = rules_key(path, strlen(path), r.key);
-	return add_rule(list, n, x, &r);
+	return add_rule(list, n, x, keys, key, rules_key(path, strlen(path), key), cls);
 }
 
 /* The directory of the last path resolved, and what it resolved to: the
@@ -293,8 +348,8 @@ static char *resolve(struct realmemo *m, const char *path, char *out)
 }
 
 static int add_list(const struct plist *pl, uint32_t cls, struct rule **list, size_t *n,
-		    struct keyidx *x, const struct rule_vars *v, int resolve_links, char *err,
-		    size_t errlen)
+		    struct keyidx *x, struct rule_keys **keys, const struct rule_vars *v,
+		    int resolve_links, char *err, size_t errlen)
 {
 	char path[PATH_MAX], real[PATH_MAX];
 	struct realmemo memo = { .state = MEMO_NONE };
@@ -302,7 +357,7 @@ static int add_list(const struct plist *pl, uint32_t cls, struct rule **list, si
 	for (size_t i = 0; i < pl->n; i++) {
 		if (rules_expand(pl->items[i], v, path, sizeof(path), err, errlen))
 			return -1;
-		if (add(list, n, x, path, cls))
+		if (add(list, n, x, keys, path, cls))
 			goto oom;
 		if (resolve_links && resolve(&memo, path, real) && strcmp(real, path)) {
 			if (strlen(real) > AC_RULE_MAX) {
@@ -310,7 +365,7 @@ static int add_list(const struct plist *pl, uint32_t cls, struct rule **list, si
 					 path, real, AC_RULE_MAX);
 				return -1;
 			}
-			if (add(list, n, x, real, cls))
+			if (add(list, n, x, keys, real, cls))
 				goto oom;
 		}
 	}
@@ -336,14 +391,14 @@ static int add_unix(const struct plist *pl, struct ruleset *rs, struct keyidx *x
 
 	for (size_t i = 0; i < pl->n; i++) {
 		const char *s = pl->items[i];
-		struct rule r = { .cls = 1 };
+		char key[AC_KEY_PATH];
 
 		if (s[0] != '@') {
 			items[0] = (char *)s;
 			paths.items = items;
 			paths.n = 1;
-			if (add_list(&paths, 1, &rs->unix_peers, &rs->nunix, x, v, resolve_links, err,
-				     errlen))
+			if (add_list(&paths, 1, &rs->unix_peers, &rs->nunix, x, &rs->keys, v,
+				     resolve_links, err, errlen))
 				return -1;
 			continue;
 		}
@@ -351,8 +406,8 @@ static int add_unix(const struct plist *pl, struct ruleset *rs, struct keyidx *x
 			snprintf(err, errlen, "abstract socket name '%s' is too long", s);
 			return -1;
 		}
-		r.len = abstract_key(s + 1, strlen(s + 1), r.key);
-		if (add_rule(&rs->unix_peers, &rs->nunix, x, &r)) {
+		if (add_rule(&rs->unix_peers, &rs->nunix, x, &rs->keys, key,
+			     abstract_key(s + 1, strlen(s + 1), key), 1)) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
@@ -366,7 +421,8 @@ static int delta_side(const struct rule *a, size_t na, const struct rule *b,
 		      const struct keyidx *bx, int other_value, struct rule **out, size_t *n)
 {
 	for (size_t i = 0; i < na; i++) {
-		const struct rule *f = idx_find(bx, (struct rule *)b, a[i].key, a[i].len);
+		const struct rule *f = idx_find(bx, (struct rule *)b, a[i].key, a[i].len,
+						a[i].hash);
 		struct rule *grown;
 
 		if (f && (!other_value || f->cls == a[i].cls))
@@ -406,60 +462,88 @@ void rules_delta_free(struct rule_delta *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static const struct rule *longest(const struct rule *l, size_t n, const char *path);
+/* The trie being built: its array grows by doubling (a marker's key is the
+ * front of a stored key, so only rule records move); tx indexes it. */
+struct trie_build {
+	struct ruleset *rs;
+	struct keyidx tx;
+	size_t cap;
+};
 
-/* the longest rule of files (indexed by fx) covering the directory key
- * k[0..len), itself included: its prefixes ending in '/', longest first */
-static const struct rule *covering(const struct keyidx *fx, struct rule *files, const char *k,
-				   size_t len)
+/* The trie entry for key[0..len), made when there is none with the class
+ * `above` (the class of the entry of the directory above: the longest
+ * file rule covering it, which then covers this one too). key is a stored
+ * one (a rule's), of which the entry keeps the front. NULL: no memory. */
+static struct rule *trie_entry(struct trie_build *b, const char *key, size_t len, uint32_t above)
 {
-	for (size_t j = len; j-- > 0;) {
-		const struct rule *r;
-
-		if (k[j] == '/' && (r = idx_find(fx, files, k, j + 1)))
-			return r;
-	}
-	return NULL;
-}
-
-/* The trie entry for key[0..len), made with the class of the file rule
- * covering it when there is none */
-static struct rule *trie_entry(struct ruleset *rs, struct keyidx *tx, const struct keyidx *fx,
-			       const char *key, size_t len)
-{
-	struct rule *t = idx_find(tx, rs->trie, key, len);
-	const struct rule *cover;
+	struct ruleset *rs = b->rs;
+	uint32_t h = key_hash(key, len);
+	struct rule *t = idx_find(&b->tx, rs->trie, key, len, h);
 
 	if (t)
 		return t;
-	/* "/a/" is the directory "/a": covered by "/a/" or above */
-	cover = covering(fx, rs->files, key, len);
+	if (rs->ntrie == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 16;
+
+		if (!(t = realloc(rs->trie, cap * sizeof(*t))))
+			return NULL;
+		rs->trie = t;
+		b->cap = cap;
+	}
+	if (idx_room(&b->tx, rs->trie, rs->ntrie))
+		return NULL;
 	t = &rs->trie[rs->ntrie];
-	memset(t, 0, sizeof(*t));
-	memcpy(t->key, key, len);
-	t->len = len;
-	t->cls = cover ? cover->cls : AC_NONE;
-	idx_place(tx, rs->trie, rs->ntrie++);
+	*t = (struct rule){ .key = key, .len = (uint32_t)len, .cls = above & AC_CLASS_MASK,
+			    .hash = h };
+	idx_place(&b->tx, rs->trie, rs->ntrie++);
 	return t;
 }
 
-/* AC_DEEPER on the entry of each directory above key, from byte `from` */
-static void mark_above(struct ruleset *rs, struct keyidx *tx, const struct keyidx *fx,
-		       const struct rule *r, size_t from)
+/* AC_DEEPER on the entry of each directory above r's key, from byte
+ * `from`, whose directory above has an entry already (0: none needed);
+ * with self, an entry for the key itself too. Each entry made takes the
+ * class of the one above it (the file rules are entries already: the
+ * class of an entry is that of the longest file rule covering it). */
+static int mark_above(struct trie_build *b, const struct rule *r, size_t from, int self)
 {
-	for (size_t j = from; j + 1 < r->len; j++)
-		if (r->key[j] == '/')
-			trie_entry(rs, tx, fx, r->key, j + 1)->cls |= AC_DEEPER;
+	uint32_t above = AC_NONE;
+	struct rule *t;
+
+	if (from) {     /* the entry of the directory that ends at from - 1 */
+		if ((t = idx_find(&b->tx, b->rs->trie, r->key, from, key_hash(r->key, from))))
+			above = t->cls;
+		else
+			from = 0;   /* (not so: then from the top) */
+	}
+	for (size_t j = from; j + 1 < r->len; j++) {
+		if (r->key[j] != '/')
+			continue;
+		if (!(t = trie_entry(b, r->key, j + 1, above)))
+			return -1;
+		t->cls |= AC_DEEPER;
+		above = t->cls;
+	}
+	return self && !trie_entry(b, r->key, r->len, above) ? -1 : 0;
 }
 
-static size_t slashes(const struct rule *r, size_t n)
+/* The length of the longest directory key (ending in '/') that a and b
+ * both start with, within their first lim bytes; compared eight at a time */
+static size_t shared_dirs(const char *a, const char *b, size_t lim)
 {
-	size_t k = 0;
+	size_t i = 0;
+	uint64_t x, y;
 
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j + 1 < r[i].len; j++)
-			k += r[i].key[j] == '/';
-	return k;
+	for (; i + 8 <= lim; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < lim && a[i] == b[i])
+		i++;
+	while (i && a[i - 1] != '/')
+		i--;
+	return i;
 }
 
 /* The file trie: each rule, then a marker at each directory above a rule
@@ -469,43 +553,35 @@ static size_t slashes(const struct rule *r, size_t n)
  * and every entry below it carry AC_UNIX, since a directory or socket
  * renamed under it would become connectable. (An exec rule needs no
  * marker: a name the agent may rename is one it may write, and an exec
- * rule there gives up write-xor-execute anyway.) fx indexes rs->files. */
-static int build_trie(struct ruleset *rs, const struct keyidx *fx)
+ * rule there gives up write-xor-execute anyway.) */
+static int build_trie(struct ruleset *rs)
 {
-	struct keyidx tx = { 0 };
-	size_t cap = rs->nfiles + rs->nunix + slashes(rs->files, rs->nfiles) +
-		     slashes(rs->unix_peers, rs->nunix);
+	struct trie_build b = { .rs = rs, .cap = rs->nfiles + rs->nfiles / 2 + 16 };
+	int ret = -1;
 
-	rs->trie = calloc(cap ? cap : 1, sizeof(*rs->trie));
-	if (!rs->trie)
-		goto oom;
+	if (!(rs->trie = malloc(b.cap * sizeof(*rs->trie))))
+		return -1;
 	if (rs->nfiles)      /* files is NULL without file rules: no memcpy from NULL */
 		memcpy(rs->trie, rs->files, rs->nfiles * sizeof(*rs->files));
-	if (idx_build(&tx, rs->trie, rs->nfiles, cap))
-		goto oom;
 	rs->ntrie = rs->nfiles;
+	if (idx_build(&b.tx, rs->trie, rs->nfiles, rs->nfiles))
+		goto out;
 	for (size_t i = 0; i < rs->nfiles; i++) {
-		const struct rule *f = &rs->files[i];
-		size_t done = 0;
+		const struct rule *f = &rs->files[i], *p = f - 1;
+		size_t from = 0;
 
-		/* the directories this rule shares with the one before (rules come
-		 * in runs under one directory) have their markers already */
-		if (i) {
-			const struct rule *p = f - 1;
-			size_t lim = (p->len < f->len ? p->len : f->len) - 1;
-
-			while (done < lim && p->key[done] == f->key[done])
-				done++;
-		}
-		mark_above(rs, &tx, fx, f, done);
+		/* the directories this rule shares with the one before (rules
+		 * come in runs under one directory) have their entries already */
+		if (i)
+			from = shared_dirs(p->key, f->key, (p->len < f->len ? p->len : f->len) - 1);
+		if (mark_above(&b, f, from, 0))
+			goto out;
 	}
 	for (size_t i = 0; i < rs->nunix; i++) {
 		const struct rule *u = &rs->unix_peers[i];
 
-		if (u->key[0] != '/')
-			continue;       /* an abstract name */
-		mark_above(rs, &tx, fx, u, 0);
-		trie_entry(rs, &tx, fx, u->key, u->len);
+		if (u->key[0] == '/' && mark_above(&b, u, 0, 1))   /* not an abstract name */
+			goto out;
 	}
 	for (size_t i = 0; i < rs->ntrie; i++) {
 		struct rule *t = &rs->trie[i];
@@ -520,11 +596,10 @@ static int build_trie(struct ruleset *rs, const struct keyidx *fx)
 		}
 		t->cls |= (uint32_t)t->len << AC_VAL_LEN_SHIFT;
 	}
-	idx_free(&tx);
-	return 0;
-oom:
-	idx_free(&tx);
-	return -1;
+	ret = 0;
+out:
+	idx_free(&b.tx);
+	return ret;
 }
 
 /* exec.libraries as written, or the default when the key is absent */
@@ -564,23 +639,23 @@ int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve
 
 	libraries(p, &libs);
 	memset(rs, 0, sizeof(*rs));
-	if (add_list(&p->read, AC_READ, &rs->files, &rs->nfiles, &fx, v, resolve_links, err,
-		     errlen) ||
-	    add_list(&p->write, AC_WRITE, &rs->files, &rs->nfiles, &fx, v, resolve_links, err,
-		     errlen) ||
-	    add_list(&p->deny, AC_DENY, &rs->files, &rs->nfiles, &fx, v, resolve_links, err,
-		     errlen) ||
-	    add_list(&p->exec, AC_EXEC_PROG, &rs->exec, &rs->nexec, &ex, v, resolve_links, err,
-		     errlen) ||
-	    add_list(&libs, AC_EXEC_LIB, &rs->exec, &rs->nexec, &ex, v, resolve_links, err,
-		     errlen) ||
+	if (add_list(&p->read, AC_READ, &rs->files, &rs->nfiles, &fx, &rs->keys, v,
+		     resolve_links, err, errlen) ||
+	    add_list(&p->write, AC_WRITE, &rs->files, &rs->nfiles, &fx, &rs->keys, v,
+		     resolve_links, err, errlen) ||
+	    add_list(&p->deny, AC_DENY, &rs->files, &rs->nfiles, &fx, &rs->keys, v,
+		     resolve_links, err, errlen) ||
+	    add_list(&p->exec, AC_EXEC_PROG, &rs->exec, &rs->nexec, &ex, &rs->keys, v,
+		     resolve_links, err, errlen) ||
+	    add_list(&libs, AC_EXEC_LIB, &rs->exec, &rs->nexec, &ex, &rs->keys, v,
+		     resolve_links, err, errlen) ||
 	    add_unix(&p->net_unix, rs, &ux, v, resolve_links, err, errlen))
 		goto out;
 	exec_union(rs);
 	/* the terminal the agent already holds as its standard streams, so
 	 * that /proc/self/fd/1 (/dev/stdout) and ttyname(3) may reopen it */
-	if ((v && v->own_tty && add(&rs->files, &rs->nfiles, &fx, v->own_tty, AC_WRITE)) ||
-	    build_trie(rs, &fx)) {
+	if ((v && v->own_tty && add(&rs->files, &rs->nfiles, &fx, &rs->keys, v->own_tty, AC_WRITE)) ||
+	    build_trie(rs)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -600,6 +675,7 @@ void rules_free(struct ruleset *rs)
 	free(rs->exec);
 	free(rs->unix_peers);
 	free(rs->trie);
+	keys_free(&rs->keys);
 	memset(rs, 0, sizeof(*rs));
 }
 

@@ -7,11 +7,18 @@
 #include "agentcage/cage.h"
 #include "policy/policy.h"
 
+/* A rule is 24 bytes, its key elsewhere: in the ruleset's key store, a
+ * trie marker's key the front of a rule's (a 10,000-rule policy had taken
+ * 2.8 MB an array with the key inside, each new page of which the kernel
+ * zeroes on every reload). */
 struct rule {
-	char key[AC_KEY_PATH + 1];   /* path with a final '/', as in the trie */
-	size_t len;                  /* bytes of key */
+	const char *key;             /* path with a final '/', as in the trie */
+	uint32_t len;                /* bytes of key */
 	uint32_t cls;                /* enum ac_class, or enum ac_exec_class */
+	uint32_t hash;               /* the compiler's hash of key[0..len) */
 };
+
+struct rule_keys;                    /* rules.c: the chunks keys are stored in */
 
 struct ruleset {
 	struct rule *files, *exec;
@@ -20,6 +27,7 @@ struct ruleset {
 	size_t ntrie;
 	struct rule *unix_peers;     /* network.unix: socket paths and @abstract names */
 	size_t nunix;
+	struct rule_keys *keys;      /* every key of the arrays above */
 };
 
 struct rule_vars {
