@@ -69,10 +69,11 @@ static int check_path(struct ctx *c, yaml_node_t *n, const char *s)
 	if (strlen(s) > AC_RULE_MAX)
 		return fail(c, n, "path is %zu bytes long; policy paths are limited to %d",
 			    strlen(s), AC_RULE_MAX);
-	for (p = s; (p = strchr(p, '/')); p++) {
-		size_t len = strcspn(p + 1, "/");
+	/* from each '.' (fewer than the '/'s): a component "." or ".." */
+	for (p = s; (p = strchr(p, '.')); p++) {
+		const char *e = p + (p[1] == '.');
 
-		if ((len == 1 && p[1] == '.') || (len == 2 && p[1] == '.' && p[2] == '.'))
+		if (p > s && p[-1] == '/' && (e[1] == '/' || !e[1]))
 			return fail(c, n, "path '%s' has a '.' or '..' component", s);
 	}
 	return 0;
