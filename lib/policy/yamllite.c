@@ -93,11 +93,44 @@ static int mark(struct lite *l, int id, const char *p)
 	return id;
 }
 
+/* yaml_document_add_scalar(doc, NULL, v, n, style), the same node, less
+ * its check that v is UTF-8 (the subset is printable ASCII), which with the
+ * tag's had been half of its cost; the node stack grows as libyaml's does */
+static int add_scalar(yaml_document_t *d, const char *v, size_t n, yaml_scalar_style_t style)
+{
+	static const char tag[] = YAML_DEFAULT_SCALAR_TAG;
+	yaml_node_t node = { .type = YAML_SCALAR_NODE };
+
+	if (d->nodes.top == d->nodes.end) {
+		size_t have = (size_t)(d->nodes.end - d->nodes.start);
+		yaml_node_t *grown = realloc(d->nodes.start, 2 * have * sizeof(*grown));
+
+		if (!grown)
+			return 0;
+		d->nodes.top = grown + have;
+		d->nodes.end = grown + 2 * have;
+		d->nodes.start = grown;
+	}
+	node.tag = malloc(sizeof(tag));
+	node.data.scalar.value = malloc(n + 1);
+	if (!node.tag || !node.data.scalar.value) {
+		free(node.tag);
+		free(node.data.scalar.value);
+		return 0;
+	}
+	memcpy(node.tag, tag, sizeof(tag));
+	memcpy(node.data.scalar.value, v, n);
+	node.data.scalar.value[n] = 0;
+	node.data.scalar.length = n;
+	node.data.scalar.style = style;
+	*d->nodes.top++ = node;
+	return (int)(d->nodes.top - d->nodes.start);
+}
+
 static int scalar(struct lite *l, const char *at, const char *v, size_t n,
 		  yaml_scalar_style_t style)
 {
-	return mark(l, yaml_document_add_scalar(l->doc, NULL, (const yaml_char_t *)v, (int)n,
-						style), at);
+	return mark(l, add_scalar(l->doc, v, n, style), at);
 }
 
 static int flow_end(int flow, char c)
@@ -111,6 +144,8 @@ enum {
 	C_KEY = 2,              /* in a key */
 	C_START = 4,            /* starts a plain scalar */
 	C_FLOW = 8,             /* in a flow sequence's plain scalar, besides ':' and '#' */
+	C_PSTOP = 16,           /* what a plain scalar's scan looks at: ':', ' ', '\n' */
+	C_FSTOP = 32,           /* and in a flow sequence: what is not C_FLOW */
 };
 
 static unsigned char cls[256];
@@ -126,6 +161,8 @@ static void init_classes(void)
 			 (strchr("-?:,[]{}#&*!|>'\"%@`", c) ? 0 : C_START) |
 			 (strchr("[]{},", c) ? 0 : C_FLOW);
 	}
+	for (int c = 0; c < 256; c++)
+		cls[c] |= (cls[c] & C_FLOW ? 0 : C_FSTOP) | (strchr(": \n", c) && c ? C_PSTOP : 0);
 }
 
 static unsigned char class_of(char c)
@@ -136,13 +173,19 @@ static unsigned char class_of(char c)
 /* A plain scalar at p (in a flow sequence if flow): its end, or NULL. */
 static const char *plain_end(struct lite *l, const char *p, int flow)
 {
+	unsigned char stop = C_PSTOP | (flow ? C_FSTOP : 0);
 	const char *q;
 
 	if (!(class_of(*p) & C_START) &&
 	    ((*p != '-' && (*p != ':' || flow)) || p + 1 == l->end ||
 	     (!(class_of(p[1]) & C_WORD) && p[1] != '/' && p[1] != ':')))
 		return NULL;
-	for (q = p; q < l->end && *q != '\n'; q++) {
+	for (q = p;; q++) {
+		/* nothing to look at in most bytes: skip them */
+		while (q < l->end && !(class_of(*q) & stop))
+			q++;
+		if (q == l->end || *q == '\n')
+			break;
 		if (!flow || (class_of(*q) & C_FLOW)) {
 			if (*q == ':' && (flow || q + 1 == l->end || q[1] == ' ' || q[1] == '\n'))
 				return NULL;
