@@ -437,14 +437,13 @@ static int top_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t *
 /* The document of text: yamllite's when the text is in its subset (the
  * policies written by hand and by tools are), else libyaml's. */
 static int load_yaml(const char *file, const char *text, size_t len, yaml_document_t *doc,
-		     char *err, size_t errlen)
+		     int *lite, char *err, size_t errlen)
 {
 	yaml_parser_t parser;
-	int lite = yaml_lite_load(text, len, doc);
 
-	if (lite > 0)
+	if ((*lite = yaml_lite_load(text, len, doc)) > 0)
 		return 0;
-	if (lite < 0 || !yaml_parser_initialize(&parser)) {
+	if (*lite < 0 || !yaml_parser_initialize(&parser)) {
 		snprintf(err, errlen, "%s: out of memory", file);
 		return -1;
 	}
@@ -466,18 +465,18 @@ int policy_parse(const char *file, const char *text, size_t len, struct policy *
 	yaml_document_t doc;
 	yaml_node_t *root;
 	struct ctx c = { .file = file, .doc = &doc, .err = err, .errlen = errlen, .pol = p };
-	int ret;
+	int ret, lite;
 
 	memset(p, 0, sizeof(*p));
 	p->mode = MODE_UNSET;
-	if (load_yaml(file, text, len, &doc, err, errlen))
+	if (load_yaml(file, text, len, &doc, &lite, err, errlen))
 		return -1;
 	root = yaml_document_get_root_node(&doc);
 	if (!root)
 		ret = fail(&c, NULL, "empty policy");
 	else
 		ret = each_key(&c, root, "the policy", top_key, p);
-	yaml_document_delete(&doc);
+	(lite > 0 ? yaml_lite_delete : yaml_document_delete)(&doc);
 	if (ret)
 		policy_free(p);
 	return ret;

@@ -4,6 +4,7 @@
  * partial document away and asks libyaml. */
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "policy/yamllite.h"
@@ -18,7 +19,33 @@ struct lite {
 	int depth;
 	yaml_document_t *doc;
 	int bad;                   /* 1: outside the subset; -1: out of memory */
+	char *vals, *vp;           /* the scalars' store: the tag, then each value */
 };
+
+static const char str_tag[] = YAML_DEFAULT_SCALAR_TAG;
+
+/* Is text[0..len) printable ASCII and newlines? Eight bytes at a time:
+ * a word with no byte under 0x20 (newlines are) and none from 0x7f up is. */
+static int printable(const char *text, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	size_t i = 0;
+	uint64_t w;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, text + i, 8);
+		/* a byte under 0x20, or of 0x7f (+1 carries into 0x80), or over */
+		if (!(((w - 0x20 * ones) | (w + ones) | w) & high))
+			continue;
+		for (size_t j = i; j < i + 8; j++)
+			if ((text[j] < 0x20 || text[j] > 0x7e) && text[j] != '\n')
+				return 0;
+	}
+	for (; i < len; i++)
+		if ((text[i] < 0x20 || text[i] > 0x7e) && text[i] != '\n')
+			return 0;
+	return 1;
+}
 
 static int out(struct lite *l)
 {
@@ -94,12 +121,13 @@ static int mark(struct lite *l, int id, const char *p)
 }
 
 /* yaml_document_add_scalar(doc, NULL, v, n, style), the same node, less
- * its check that v is UTF-8 (the subset is printable ASCII), which with the
- * tag's had been half of its cost; the node stack grows as libyaml's does */
-static int add_scalar(yaml_document_t *d, const char *v, size_t n, yaml_scalar_style_t style)
+ * its check that v is UTF-8 (the subset is printable ASCII) and its two
+ * allocations: the tag and the value are in the store (yaml_lite_delete).
+ * The node stack grows as libyaml's does. */
+static int add_scalar(struct lite *l, const char *v, size_t n, yaml_scalar_style_t style)
 {
-	static const char tag[] = YAML_DEFAULT_SCALAR_TAG;
-	yaml_node_t node = { .type = YAML_SCALAR_NODE };
+	yaml_document_t *d = l->doc;
+	yaml_node_t node = { .type = YAML_SCALAR_NODE, .tag = (yaml_char_t *)l->vals };
 
 	if (d->nodes.top == d->nodes.end) {
 		size_t have = (size_t)(d->nodes.end - d->nodes.start);
@@ -111,16 +139,10 @@ static int add_scalar(yaml_document_t *d, const char *v, size_t n, yaml_scalar_s
 		d->nodes.end = grown + 2 * have;
 		d->nodes.start = grown;
 	}
-	node.tag = malloc(sizeof(tag));
-	node.data.scalar.value = malloc(n + 1);
-	if (!node.tag || !node.data.scalar.value) {
-		free(node.tag);
-		free(node.data.scalar.value);
-		return 0;
-	}
-	memcpy(node.tag, tag, sizeof(tag));
-	memcpy(node.data.scalar.value, v, n);
-	node.data.scalar.value[n] = 0;
+	node.data.scalar.value = (yaml_char_t *)l->vp;
+	memcpy(l->vp, v, n);
+	l->vp[n] = 0;
+	l->vp += n + 1;
 	node.data.scalar.length = n;
 	node.data.scalar.style = style;
 	*d->nodes.top++ = node;
@@ -130,7 +152,7 @@ static int add_scalar(yaml_document_t *d, const char *v, size_t n, yaml_scalar_s
 static int scalar(struct lite *l, const char *at, const char *v, size_t n,
 		  yaml_scalar_style_t style)
 {
-	return mark(l, add_scalar(l->doc, v, n, style), at);
+	return mark(l, add_scalar(l, v, n, style), at);
 }
 
 static int flow_end(int flow, char c)
@@ -402,16 +424,48 @@ int yaml_lite_load(const char *text, size_t len, yaml_document_t *doc)
 	l.end = text + len;     /* only now: text + SIZE_MAX would overflow */
 	pthread_once(&classes_once, init_classes);
 
-	for (size_t i = 0; i < len; i++)
-		if ((text[i] < 0x20 || text[i] > 0x7e) && text[i] != '\n')
-			return 0;
-	if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1))
+	if (!printable(text, len))
+		return 0;
+	/* a scalar's value and its NUL take at most twice its bytes */
+	if (!(l.vals = malloc(sizeof(str_tag) + 2 * len)))
 		return -1;
+	memcpy(l.vals, str_tag, sizeof(str_tag));
+	l.vp = l.vals + sizeof(str_tag);
+	if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1)) {
+		free(l.vals);
+		return -1;
+	}
 	doc->start_mark = doc->end_mark = m;
 	next_content(&l, text);
-	if (l.ind >= 0 && block(&l, -1) && l.ind < 0 && !l.bad)
+	if (l.ind >= 0 && block(&l, -1) && l.ind < 0 && !l.bad) {
+		if (l.vp == l.vals + sizeof(str_tag))
+			free(l.vals);   /* no scalar holds the store */
 		return 1;
-	yaml_document_delete(doc);
-	memset(doc, 0, sizeof(*doc));
+	}
+	if (l.vp == l.vals + sizeof(str_tag))
+		free(l.vals);
+	yaml_lite_delete(doc);
 	return l.bad < 0 ? -1 : 0;
+}
+
+void yaml_lite_delete(yaml_document_t *doc)
+{
+	yaml_char_t *store = NULL;
+
+	for (yaml_node_t *n = doc->nodes.start; n && n < doc->nodes.top; n++) {
+		if (n->type == YAML_SCALAR_NODE) {
+			store = n->tag;     /* every scalar's: the store */
+			continue;
+		}
+		free(n->tag);
+		if (n->type == YAML_SEQUENCE_NODE)
+			free(n->data.sequence.items.start);
+		else if (n->type == YAML_MAPPING_NODE)
+			free(n->data.mapping.pairs.start);
+	}
+	free(store);
+	free(doc->nodes.start);
+	free(doc->version_directive);       /* none: as yaml_document_delete would */
+	free(doc->tag_directives.start);
+	memset(doc, 0, sizeof(*doc));
 }

@@ -22,7 +22,10 @@
 #include <stddef.h>
 #include <yaml.h>
 
-/* 1: doc holds the document (yaml_document_delete frees it); 0: text is
- * not in the subset, doc holds nothing; -1: out of memory. */
+/* 1: doc holds the document (yaml_lite_delete frees it); 0: text is not
+ * in the subset, doc holds nothing; -1: out of memory. */
 int yaml_lite_load(const char *text, size_t len, yaml_document_t *doc);
+/* Free a document of yaml_lite_load (its scalars share one allocation:
+ * not yaml_document_delete's to free). */
+void yaml_lite_delete(yaml_document_t *doc);
 #endif

@@ -21,6 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!yaml_same(&lite, &ref))
 		abort();
 	yaml_document_delete(&ref);
-	yaml_document_delete(&lite);
+	yaml_lite_delete(&lite);
 	return 0;
 }

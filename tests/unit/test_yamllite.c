@@ -94,7 +94,7 @@ Test(yamllite, takes_the_subset_as_libyaml_reads_it)
 		cr_assert(libyaml_load(taken[i], len, &ref), "libyaml refuses: %s", taken[i]);
 		cr_expect(yaml_same(&lite, &ref), "not libyaml's document: %s", taken[i]);
 		yaml_document_delete(&ref);
-		yaml_document_delete(&lite);
+		yaml_lite_delete(&lite);
 	}
 }
 
@@ -146,7 +146,7 @@ Test(yamllite, the_comparison_sees_a_difference)
 		cr_assert_eq(yaml_lite_load(pairs[i][0], strlen(pairs[i][0]), &a), 1);
 		cr_assert(libyaml_load(pairs[i][1], strlen(pairs[i][1]), &b));
 		cr_expect(!yaml_same(&a, &b), "pair %zu compares equal", i);
-		yaml_document_delete(&a);
+		yaml_lite_delete(&a);
 		yaml_document_delete(&b);
 	}
 }
@@ -171,6 +171,6 @@ Test(yamllite, takes_the_shipped_policies)
 		cr_assert(libyaml_load(buf, len, &ref));
 		cr_expect(yaml_same(&lite, &ref), "%s", files[i]);
 		yaml_document_delete(&ref);
-		yaml_document_delete(&lite);
+		yaml_lite_delete(&lite);
 	}
 }
