@@ -556,7 +556,9 @@ static size_t shared_dirs(const char *a, const char *b, size_t lim)
  * rule there gives up write-xor-execute anyway.) */
 static int build_trie(struct ruleset *rs)
 {
-	struct trie_build b = { .rs = rs, .cap = rs->nfiles + rs->nfiles / 2 + 16 };
+	/* room for a marker a rule, as when each rule is in a directory
+	 * of its own: no growing then */
+	struct trie_build b = { .rs = rs, .cap = 2 * rs->nfiles + 16 };
 	int ret = -1;
 
 	if (!(rs->trie = malloc(b.cap * sizeof(*rs->trie))))
@@ -564,16 +566,19 @@ static int build_trie(struct ruleset *rs)
 	if (rs->nfiles)      /* files is NULL without file rules: no memcpy from NULL */
 		memcpy(rs->trie, rs->files, rs->nfiles * sizeof(*rs->files));
 	rs->ntrie = rs->nfiles;
-	if (idx_build(&b.tx, rs->trie, rs->nfiles, rs->nfiles))
+	if (idx_build(&b.tx, rs->trie, rs->nfiles, b.cap))
 		goto out;
 	for (size_t i = 0; i < rs->nfiles; i++) {
-		const struct rule *f = &rs->files[i], *p = f - 1;
+		const struct rule *f = &rs->files[i];
 		size_t from = 0;
 
 		/* the directories this rule shares with the one before (rules
 		 * come in runs under one directory) have their entries already */
-		if (i)
+		if (i) {
+			const struct rule *p = f - 1;
+
 			from = shared_dirs(p->key, f->key, (p->len < f->len ? p->len : f->len) - 1);
+		}
 		if (mark_above(&b, f, from, 0))
 			goto out;
 	}
@@ -639,6 +644,12 @@ int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve
 
 	libraries(p, &libs);
 	memset(rs, 0, sizeof(*rs));
+	/* a rule for each path (its symlink-free form may add more): the
+	 * usual policy's file rules are added with no index rebuilt */
+	if (idx_init(&fx, p->read.n + p->write.n + p->deny.n + 1)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	if (add_list(&p->read, AC_READ, &rs->files, &rs->nfiles, &fx, &rs->keys, v,
 		     resolve_links, err, errlen) ||
 	    add_list(&p->write, AC_WRITE, &rs->files, &rs->nfiles, &fx, &rs->keys, v,
