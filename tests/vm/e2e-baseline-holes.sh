@@ -200,6 +200,37 @@ o=$(sed -n "s/^27 //p" $D/caps-out) i=$(sed -n "s/^27 //p" $D/caps-in)
 [ "$o $i" = "0 EPERM" ] && ok "mknod of 1:3 works outside a cage, refused in one" || no "mknod of 1:3 works outside a cage, refused in one" "$o $i"
 event "  ... by the mknod check (op device), before the kernel's CAP_MKNOD" $D/caps.json op=device device=1:3 comm=cap27
 event "  ... which is never asked" $D/caps.json --none capability=CAP_MKNOD
+# The capabilities above that no call reaches first in enforce mode are
+# shown refused by the capable program itself in audit mode, where the
+# checks before them let the call through: CAP_PERFMON (perf_event_paranoid
+# 2, a counter that counts the kernel: the perf_event_open hook comes first)
+# and CAP_MKNOD. CAP_MAC_ADMIN: AppArmor asks it of the capability module
+# and of itself directly (policy_ns_capable), never through the LSM hook,
+# so no BPF program sees it; the refused securityfs write holds it.
+# (CAP_MAC_OVERRIDE is asked by Smack only, which the guest does not run.)
+par=$(cat /proc/sys/kernel/perf_event_paranoid)
+echo 2 > /proc/sys/kernel/perf_event_paranoid   # Debian's 3 asks for CAP_SYS_ADMIN before
+o=$($X perfmon) i=$(inc perfmon.json $X perfmon)
+a=$($AC run --policy $D/audit.yaml --events $D/perfmon-audit.json -- $X perfmon)
+echo $par > /proc/sys/kernel/perf_event_paranoid
+[ "$o $i $a" = "0 EPERM 0" ] && ok "a counter of itself that counts the kernel: works outside a cage, refused in one (the perf_event hook), works in audit mode" ||
+	no "a counter of itself that counts the kernel: works outside a cage, refused in one, works in audit mode" "outside: $o, in the cage: $i, audit: $a"
+event "  ... in audit mode the kernel's CAP_PERFMON is reported as capability CAP_PERFMON" $D/perfmon-audit.json \
+	op=capability capability=CAP_PERFMON comm=holes action=audited
+rm -f $R/rw/caps/null-audit
+$AC run --policy $D/audit.yaml --events $D/mknod-audit.json -- mknod $R/rw/caps/null-audit c 1 3 2>/dev/null
+[ -c $R/rw/caps/null-audit ] && ok "in audit mode a caged mknod of 1:3 goes through" || no "in audit mode a caged mknod of 1:3 goes through" "$(ls -l $R/rw/caps)"
+event "  ... with the device check audited" $D/mknod-audit.json op=device device=1:3 comm=mknod action=audited
+event "  ... and the kernel's CAP_MKNOD, which enforce mode never reaches, reported as capability CAP_MKNOD" \
+	$D/mknod-audit.json op=capability capability=CAP_MKNOD comm=mknod action=audited
+o=$($X aa-remove agentcage-no-such-profile) i=$(inc aa.json $X aa-remove agentcage-no-such-profile)
+a=$($AC run --policy $D/audit.yaml --events $D/aa-audit.json -- $X aa-remove agentcage-no-such-profile)
+case "$o|$i|$a" in "write ENOENT|open EACCES|write ENOENT"|"write ENOENT|open EPERM|write ENOENT")
+	ok "AppArmor's .remove: outside a cage the write reaches the profile lookup (ENOENT), in one the open is refused ($i), in audit mode it goes through";;
+	*) no "AppArmor's .remove: outside a cage the write reaches the profile lookup (ENOENT), in one the open is refused, in audit mode it goes through" "outside: $o, in the cage: $i, audit: $a";; esac
+event "  ... reported as open_write" $D/aa.json op=open_write path=/sys/kernel/security/apparmor/.remove comm=holes action=denied
+event "  ... AppArmor's CAP_MAC_ADMIN check bypasses the LSM hook: no capability event even in audit mode" \
+	$D/aa-audit.json --none op=capability
 echo "# leases and locks on files shared with the outside"
 cat > $D/lock.py <<'P'
 import errno, fcntl, os, sys

@@ -56,7 +56,14 @@
  *                               capN (N: its number); prints "N ERRNO"
  *                               (0: it worked) for each; DIR: a directory
  *                               the caller may write, on a filesystem with
- *                               inode flags and file handles (tmpfs) */
+ *                               inode flags and file handles (tmpfs)
+ *   holes perfmon               a task-clock counter of itself that counts
+ *                               in the kernel too (perf_event_paranoid 2
+ *                               then asks for CAP_PERFMON); prints its ERRNO
+ *   holes aa-remove NAME        write NAME to AppArmor's .remove (which
+ *                               asks for CAP_MAC_ADMIN before it looks the
+ *                               profile up); prints "open ERRNO" or
+ *                               "write ERRNO" */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -580,6 +587,34 @@ static int cap_perfmon(void)
 	return fd < 0 ? -1 : 0;
 }
 
+/* the counter of cap_perfmon, that counts in the kernel too */
+static int perfmon(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	printf("%s\n", fd < 0 ? strerrorname_np(errno) : "0");
+	return 0;
+}
+
+static int aa_remove(const char *name)
+{
+	int fd = open("/sys/kernel/security/apparmor/.remove", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		printf("open %s\n", strerrorname_np(errno));
+		return 0;
+	}
+	printf("write %s\n", write(fd, name, strlen(name)) < 0 ? strerrorname_np(errno) : "0");
+	close(fd);
+	return 0;
+}
+
 static int cap_bpf(void)
 {
 	union { struct { uint32_t type, key, value, max; } m; char pad[128]; } attr;
@@ -693,6 +728,10 @@ int main(int argc, char **argv)
 		return fsx(argv[2], argv[3]);
 	if (!strcmp(cmd, "caps") && argc == 3)
 		return caps(argv[2]);
+	if (!strcmp(cmd, "perfmon") && argc == 2)
+		return perfmon();
+	if (!strcmp(cmd, "aa-remove") && argc == 3)
+		return aa_remove(argv[2]);
 	fprintf(stderr, "usage: see tests/vm/helpers/holes.c\n");
 	return 2;
 }
