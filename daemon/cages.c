@@ -183,35 +183,18 @@ static int drop_spares(struct daemon *d)
 	return n;
 }
 
-/* The policies switched from in a scan leave the maps (or become their
- * cage's spare) after one grace period for them all: a directory whose
- * every file changed (a ConfigMap's swap) waits once, not once a cage. */
-static void retire_all(struct daemon *d)
-{
-	int any = 0, quiet;
-
-	for (size_t i = 0; i < d->ncages; i++)
-		any |= d->cages[i]->cage.retiring_id != 0;
-	if (!any)
-		return;
-	quiet = !loader_quiesce(&d->ld);
-	for (size_t i = 0; i < d->ncages; i++)
-		cage_retire(&d->cages[i]->cage, quiet);
-}
-
-/* cage_swap (install 0; deferred in a scan) or cage_install, once more
- * without the spares when the maps had no room */
+/* cage_swap (install 0) or cage_install, once more without the spares
+ * when the maps had no room */
 int daemon_switch(struct daemon *d, struct cage *c, struct compiled_policy *cp, int install,
 		  struct ac_error *e)
 {
 	int (*f)(struct cage *, struct compiled_policy *, struct ac_error *) =
-		install ? cage_install : d->batch ? cage_swap_deferred : cage_swap;
+		install ? cage_install : cage_swap;
 	int ret = f(c, cp, e);
 
-	/* the rule maps full (loader_put_rules names the option): the
-	 * retiring policies become spares, and the spares give way */
+	/* the rule maps full (loader_put_rules names the option) */
 	if (ret && e->code && !strcmp(e->code, AC_E_KERNEL_MAP) && strstr(e->msg, "--max-rules") &&
-	    (retire_all(d), drop_spares(d))) {
+	    drop_spares(d)) {
 		*e = (struct ac_error){ 0 };
 		ret = f(c, cp, e);
 	}
@@ -425,12 +408,7 @@ static int scan(struct daemon *d, const char *only, struct scan *out, struct ac_
 int daemon_scan(struct daemon *d, const char *only, struct scan *out, struct ac_error *e)
 {
 	struct scan local = { 0 };
-	int ret;
-
-	d->batch = 1;
-	ret = scan(d, only, out ? out : &local, e);
-	d->batch = 0;
-	retire_all(d);
+	int ret = scan(d, only, out ? out : &local, e);
 
 	count(d, out ? out : &local);
 	scan_free(&local);

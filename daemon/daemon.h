@@ -105,7 +105,6 @@ struct daemon {
 	int clients_hi;            /* every client is below this slot */
 	uint64_t lost_reported, over_reported;
 	int adopted;               /* the pinned set was an earlier daemon's */
-	int batch;                 /* in a scan: switches retire after it, one grace period */
 	int state_fd;              /* the pinned map-daemon_state (adopt.c) */
 	struct client *current;    /* the client whose request is being handled */
 	struct drun *runs[DAEMON_MAX_RUNS];

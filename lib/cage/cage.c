@@ -143,12 +143,12 @@ static void forget(struct cage *c, uint32_t id, uint32_t net_id, const struct co
 }
 
 /* The rules of a policy no longer in force (id, net_id, old), once no
- * program can still be reading them (quiet: a grace period has passed
- * since the switch): its file rules become the spare when ids may come
- * back, the rest goes. old is freed. */
-static void retire(struct cage *c, uint32_t id, uint32_t net_id, struct compiled_policy *old,
-		   int quiet)
+ * program can still be reading them: its file rules become the spare
+ * when ids may come back, the rest goes. old is freed. */
+static void retire(struct cage *c, uint32_t id, uint32_t net_id, struct compiled_policy *old)
 {
+	int quiet = !loader_quiesce(c->ld);
+
 	spare_drop(c, NULL);       /* none after enter(); never two */
 	if (quiet && c->ld->reuse_ids && !c->unknown_rules) {
 		loader_del_net(c->ld, net_id, &old->ns, old->rs.unix_peers, old->rs.nunix);
@@ -207,41 +207,17 @@ int cage_install(struct cage *c, struct compiled_policy *cp, struct ac_error *e)
 	return enter(c, cp, "install", e);
 }
 
-int cage_swap_deferred(struct cage *c, struct compiled_policy *cp, struct ac_error *e)
+int cage_swap(struct cage *c, struct compiled_policy *cp, struct ac_error *e)
 {
-	struct compiled_policy old;
-	uint32_t old_id, old_net;
+	struct compiled_policy old = c->policy;
+	uint32_t old_id = c->policy_id, old_net = c->net_id;
 	char name[sizeof(cp->pol.name)];
 
-	if (c->retiring_id)        /* never two */
-		cage_retire(c, !loader_quiesce(c->ld));
-	old = c->policy;
-	old_id = c->policy_id;
-	old_net = c->net_id;
 	snprintf(name, sizeof(name), "%s", old.pol.name);
 	if (enter(c, cp, "switch", e))
 		return -1;
 	snprintf(c->policy.pol.name, sizeof(c->policy.pol.name), "%s", name);
-	c->retiring = old;
-	c->retiring_id = old_id;
-	c->retiring_net = old_net;
-	return 0;
-}
-
-void cage_retire(struct cage *c, int quiesced)
-{
-	if (!c->retiring_id)
-		return;
-	retire(c, c->retiring_id, c->retiring_net, &c->retiring, quiesced);
-	memset(&c->retiring, 0, sizeof(c->retiring));
-	c->retiring_id = c->retiring_net = 0;
-}
-
-int cage_swap(struct cage *c, struct compiled_policy *cp, struct ac_error *e)
-{
-	if (cage_swap_deferred(c, cp, e))
-		return -1;
-	cage_retire(c, !loader_quiesce(c->ld));
+	retire(c, old_id, old_net, &old);
 	return 0;
 }
 
@@ -284,8 +260,6 @@ void cage_teardown(struct cage *c)
 	char path[sizeof(c->cg.path)];
 
 	snprintf(path, sizeof(path), "%s", c->cg.path);
-	if (c->retiring_id)
-		cage_retire(c, !loader_quiesce(c->ld));
 	/* kill what is left in the cage before its programs go away */
 	cgroup_kill_all(&c->cg);
 	loader_detach_cgroup(&c->links);

@@ -35,10 +35,6 @@ struct cage {
 	 * policy's (an adopted cage's, compiled again by another daemon):
 	 * they go by their ids, never become a spare */
 	int unknown_rules;
-	/* the policy switched from by cage_swap_deferred, in the maps until
-	 * cage_retire: retiring_id 0 when there is none */
-	struct compiled_policy retiring;
-	uint32_t retiring_id, retiring_net;
 };
 
 /* Make agentcage's parent cgroup and load the programs into ld for cages
@@ -57,14 +53,6 @@ int cage_install(struct cage *c, struct compiled_policy *cp, struct ac_error *e)
 /* Switch to a new policy (file, exec, unix and network rules, mode), all
  * or nothing, as cage_install hands cp over. The cage keeps its name. */
 int cage_swap(struct cage *c, struct compiled_policy *cp, struct ac_error *e);
-/* cage_swap, but the old policy's rules stay in the maps (retiring) until
- * cage_retire: the caller waits for one grace period (loader_quiesce) for
- * any number of cages, then retires each. A cage with a retiring policy
- * retires it first (with a grace period of its own). */
-int cage_swap_deferred(struct cage *c, struct compiled_policy *cp, struct ac_error *e);
-/* Retire the policy cage_swap_deferred switched from, if any; quiesced:
- * loader_quiesce succeeded since that switch. */
-void cage_retire(struct cage *c, int quiesced);
 /* Switch to network rules compiled again from c->policy.hosts (after new
  * addresses were merged in); file rules and mode stay. All or nothing. */
 int cage_swap_net(struct cage *c, struct ac_error *e);
