@@ -174,10 +174,13 @@ stop_daemon
 echo "reloads done" >&2
 
 # ---- 2 and 3. CAGES cages ------------------------------------------------------
-mkdir -p many
+# Each file of the directory is a symlink to one in many-src, which inotify
+# does not watch: `agentcage reload` then meets all of them changed at once.
+mkdir -p many many-src
 for i in $(seq -f %04g 1 $CAGES); do
 	printf 'name: dbc%s\nfiles:\n  read: [/usr, /lib, /lib64, /etc, /srv/db/%s]\n  write: [/tmp/db/%s]\nexec:\n  allow: [/usr/bin]\n' \
-		$i $i $i > many/c$i.yaml
+		$i $i $i > many-src/c$i.yaml
+	ln -s "$D/many-src/c$i.yaml" many/c$i.yaml
 done
 # The loops run on a tmpfs of their own. The daemon's inotify watch on its
 # policy directory (here on $D's tmpfs) makes every open and close on that
@@ -220,6 +223,19 @@ for r in $(seq 1 $ROUNDS); do
 	$AC reload --socket "$SOCK" > ack.out 2>&1 || fail "reload: $(tail -n 3 ack.out)"
 	t1=${EPOCHREALTIME/./}
 	idle; echo "reloadall $((t1 - t0)) $((IDLE - i0))" >> results.txt
+	# every file changed (one path more, then one less, by turns): each
+	# cage switches; one grace period for them all before the old rules go
+	for f in many-src/*.yaml; do
+		if [ $((r % 2)) = 1 ]; then sed -i 's|^  write: \[\(/tmp/db/[0-9]*\)\]$|  write: [\1, \1-b]|' $f
+		else sed -i 's|, /tmp/db/[0-9]*-b\]$|]|' $f; fi
+	done
+	idle; i0=$IDLE
+	t0=${EPOCHREALTIME/./}
+	$AC reload --socket "$SOCK" > ack.out 2>&1 || fail "reload: $(tail -n 3 ack.out)"
+	t1=${EPOCHREALTIME/./}
+	idle
+	[ "$(grep -c reloaded ack.out)" = "$CAGES" ] || fail "not every cage reloaded: $(grep -v reloaded ack.out | head -n 3)"
+	echo "reloadchanged $((t1 - t0)) $((IDLE - i0))" >> results.txt
 	rss=$(awk '/^VmRSS/ {print $2}' /proc/$DPID/status) hwm=$(awk '/^VmHWM/ {print $2}' /proc/$DPID/status)
 	echo "many $ml $((k1 - k0)) $rss $hwm $(ls "$PINS" | grep -c '^map-') 0" >> results.txt
 	echo "manystart $STARTUP" >> results.txt
@@ -261,6 +277,7 @@ echo "  memlock of its $(awk '$1 == "many" {print $6; exit}' results.txt) pinned
 echo "  kernel memory grown, SUnreclaim+Percpu+VmallocUsed, kB: $(stat3 many 3)"
 echo "  daemon VmRSS, kB:  $(stat3 many 4)   VmHWM, kB: $(stat3 many 5)"
 echo "  agentcage reload (all $CAGES files, none changed), start -> acknowledgement, $(us_line): $(stat3 reloadall 2 i)"
+echo "  agentcage reload (all $CAGES files changed), start -> acknowledgement, $(us_line): $(stat3 reloadchanged 2 i)"
 echo "  the largest pinned maps (memlock, bytes):"
 sort -k3 -rn results.txt | awk '$1 == "map" {printf "    %-28s %12d\n", $2, $3}' | head -n 8
 echo
