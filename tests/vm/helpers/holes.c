@@ -572,33 +572,28 @@ static int cap_audit_control(void)
 	return 0;
 }
 
-static int cap_perfmon(void)
+/* a task-clock counter of itself; kernel: it counts in the kernel too */
+static int task_clock(int kernel)
 {
 	struct perf_event_attr a;
-	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	return fd < 0 ? -1 : 0;
+	a.exclude_kernel = !kernel;
+	a.exclude_hv = !kernel;
+	return syscall(SYS_perf_event_open, &a, 0, -1, -1, 0) < 0 ? -1 : 0;
 }
 
-/* the counter of cap_perfmon, that counts in the kernel too */
+static int cap_perfmon(void)
+{
+	return task_clock(0);
+}
+
 static int perfmon(void)
 {
-	struct perf_event_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	printf("%s\n", fd < 0 ? strerrorname_np(errno) : "0");
+	printf("%s\n", task_clock(1) ? strerrorname_np(errno) : "0");
 	return 0;
 }
 
