@@ -12,10 +12,12 @@
  * 2.8 MB an array with the key inside, each new page of which the kernel
  * zeroes on every reload). */
 struct rule {
-	const char *key;             /* path with a final '/', as in the trie */
+	const char *key;             /* path with a final '/', as in the trie: len bytes, not
+	                              * NUL-terminated (a marker's is the front of a rule's) */
 	uint32_t len;                /* bytes of key */
 	uint32_t cls;                /* enum ac_class, or enum ac_exec_class */
-	uint32_t hash;               /* the compiler's hash of key[0..len) */
+	uint32_t hash;               /* rules_compile's hash of key[0..len); rules_delta finds
+	                              * keys by it: a rule made elsewhere is never found */
 };
 
 struct rule_keys;                    /* rules.c: the chunks keys are stored in */
@@ -52,8 +54,9 @@ struct rule_delta {
 	struct rule *put, *del;
 	size_t nput, ndel;
 };
-/* Each array's keys are unique (as rules_compile makes them). 0, or -1
- * (no memory) with d empty; rules_delta_free frees d */
+/* Each array's keys are unique, and each rule's hash is set (as
+ * rules_compile makes them). 0, or -1 (no memory) with d empty;
+ * rules_delta_free frees d. d's rules point at the two arrays' keys. */
 int rules_delta(const struct rule *old, size_t nold, const struct rule *new, size_t nnew,
 		struct rule_delta *d);
 void rules_delta_free(struct rule_delta *d);

@@ -426,7 +426,10 @@ int yaml_lite_load(const char *text, size_t len, yaml_document_t *doc)
 
 	if (!printable(text, len))
 		return 0;
-	/* a scalar's value and its NUL take at most twice its bytes */
+	/* a scalar's value and its NUL take at most twice its bytes (a
+	 * 32-bit size_t could not count that for the longest texts) */
+	if (len > (SIZE_MAX - sizeof(str_tag)) / 2)
+		return 0;
 	if (!(l.vals = malloc(sizeof(str_tag) + 2 * len)))
 		return -1;
 	memcpy(l.vals, str_tag, sizeof(str_tag));
