@@ -51,6 +51,10 @@ kill -9 $$
 EOA
 chmod 644 $D/agent.sh
 field() { python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
+# agent_out RES: what the terminal showed, without CRs and without agentcage's
+# event lines, which it writes to the same terminal and which can land
+# inside one of the agent's lines (once: "sti:errno 1" + an event + "\n")
+agent_out() { field "$1" out | tr -d '\r' | perl -0pe 's/agentcage: \d{4}-\d\d-\d\dT[\d:.]+Z [^\n]*\n//g'; }
 step() { python3 -c 'import json, sys; print(all(ok for _, ok in json.loads(sys.argv[1])["steps"]))' "$1"; }
 STEPS='[["expect","ready"],["send","hello\r"],["expect","got:hello"],["expect","waiting"],
 	["resize",40,120],["expect","winch:40 120"],["expect","done"]]'
@@ -58,7 +62,7 @@ echo "$STEPS" > $D/steps.json
 
 echo "## a terminal on stdin: the agent's own pty (enforce)"
 res=$(cd $D && python3 $DRIVE $D/steps.json -- $AC run --policy $D/p.yaml --events $D/e1.json -- bash $D/agent.sh)
-out=$(field "$res" out | tr -d '\r'); outer=$(field "$res" tty)
+out=$(agent_out "$res"); outer=$(field "$res" tty)
 agent_tty=$(grep -m1 '^tty:' <<< "$out"); agent_tty=${agent_tty#tty:}
 [ "$(step "$res")" = True ] && [ "$(field "$res" status)" = 137 ] && ok "the dialogue runs; the agent killed by SIGKILL is 137" \
 	|| no "the dialogue runs; the agent killed by SIGKILL is 137" "$res"
@@ -86,7 +90,7 @@ echo "## audit: a TIOCSTI that gets through types into the agent's own pty only"
 # agentcage's stderr (a line per audited TIOCSTI) to a file, not between the agent's lines;
 # the agent's stderr stays that file too (only the streams that were terminals get the pty)
 res=$(cd $D && python3 $DRIVE $D/steps.json -- sh -c "exec $AC run --policy $D/p.yaml --mode audit --events $D/e2.json -- bash $D/agent.sh audit 2>$D/e2.err")
-out=$(field "$res" out | tr -d '\r')
+out=$(agent_out "$res")
 [ "$(step "$res")" = True ] && [ "$(field "$res" status)" = 3 ] && ok "the audit dialogue runs (exit status 3 passed on)" \
 	|| no "the audit dialogue runs" "$res"
 grep -qx 'sti:ok' <<< "$out" && grep -qx 'got:echo INJECTED' <<< "$out" && grep -qx 'got:hello' <<< "$out" \
@@ -108,7 +112,7 @@ grep -q 'devtty:opened' <<< "$(field "$res" out)" && ok "  ... where outside a c
 	|| no "  ... /dev/tty opens outside" "$res"
 echo "## --no-pty: the caller's terminal as it is, no controlling terminal"
 res=$(cd $D && python3 $DRIVE $D/steps2.json -- $AC run --no-pty --policy $D/p.yaml -- sh -c "$CTTY")
-out=$(field "$res" out | tr -d '\r'); outer=$(field "$res" tty)
+out=$(agent_out "$res"); outer=$(field "$res" tty)
 grep -qx "$outer" <<< "$out" && grep -qx 'devtty:errno 6' <<< "$out" \
 	&& ok "--no-pty: the agent's tty is the caller's $outer, and /dev/tty is ENXIO" || no "--no-pty" "$out"
 
@@ -216,7 +220,7 @@ echo '[["expect","caller:ready"],["resize",40,120],["send","x\r"],["expect","cal
 res=$(cd $D && python3 $DRIVE $D/steps3.json -- bash -c "trap 'echo caller:winch' WINCH
 $AC run --no-pty --policy $D/p2.yaml --events $D/e5.json -- python3 $D/sig.py own
 echo caller:size:\$(stty size); echo caller:ready; read -r x; echo caller:end")
-out=$(field "$res" out | tr -d '\r'); before=$(sed '/^caller:ready$/q' <<< "$out")
+out=$(agent_out "$res"); before=$(sed '/^caller:ready$/q' <<< "$out")
 grep -qx 'winsz:errno 1' <<< "$out" && ok "--no-pty: TIOCSWINSZ on the caller's terminal is refused (EPERM)" \
 	|| no "--no-pty: TIOCSWINSZ on the caller's terminal is refused" "$out"
 event "  ... reported as ioctl 0x5414" $D/e5.json op=ioctl ioctl=0x5414 action=denied comm=python3
@@ -278,7 +282,7 @@ for pol in p p3; do
 	res=$(cd $D && python3 $DRIVE $D/steps4.json -- bash -c "$AC run --policy $D/$pol.yaml --events $D/e8$pol.json -- \
 		bash -c 'trap \"echo agent:winch\" WINCH; stty cols 100 rows 30 && echo stty:ok; echo agent:size:\$(stty size)'
 		echo caller:size:\$(stty size)")
-	out=$(field "$res" out | tr -d '\r')
+	out=$(agent_out "$res")
 	grep -qx 'stty:ok' <<< "$out" && grep -qx 'agent:size:30 100' <<< "$out" && grep -qx 'agent:winch' <<< "$out" \
 		&& ok "own pty ($pol.yaml): stty cols 100 rows 30 works, the agent gets its SIGWINCH" \
 		|| no "own pty ($pol.yaml): stty resizes it" "$out"
