@@ -246,6 +246,28 @@ static void idx_free(struct keyidx *x)
 	memset(x, 0, sizeof(*x));
 }
 
+/* r appended to list, whose *n rules x indexes (x->acap: the array's
+ * room), the array and the index grown as needed: the new rule, or NULL */
+static struct rule *idx_append(struct keyidx *x, struct rule **list, size_t *n, struct rule r)
+{
+	struct rule *l;
+
+	if (*n == x->acap) {
+		size_t acap = x->acap ? 2 * x->acap : 16;
+
+		if (!(l = realloc(*list, acap * sizeof(*l))))
+			return NULL;
+		*list = l;
+		x->acap = acap;
+	}
+	if (idx_room(x, *list, *n))
+		return NULL;
+	l = &(*list)[*n];
+	*l = r;
+	idx_place(x, *list, (*n)++);
+	return l;
+}
+
 /* key[0..len) of class cls into list, the key copied into keys (unless
  * the key is there: then the larger class stays) */
 static int add_rule(struct rule **list, size_t *n, struct keyidx *x, struct rule_keys **keys,
@@ -259,19 +281,10 @@ static int add_rule(struct rule **list, size_t *n, struct keyidx *x, struct rule
 			l->cls = cls;   /* deny beats write beats read */
 		return 0;
 	}
-	if (*n == x->acap) {
-		size_t acap = x->acap ? 2 * x->acap : 16;
-
-		if (!(l = realloc(*list, acap * sizeof(*l))))
-			return -1;
-		*list = l;
-		x->acap = acap;
-	}
-	if (idx_room(x, *list, *n) || !(key = keys_put(keys, key, len)))
+	if (!(key = keys_put(keys, key, len)))
 		return -1;
-	(*list)[*n] = (struct rule){ .key = key, .len = (uint32_t)len, .cls = cls, .hash = h };
-	idx_place(x, *list, (*n)++);
-	return 0;
+	return idx_append(x, list, n, (struct rule){ .key = key, .len = (uint32_t)len, .cls = cls,
+						     .hash = h }) ? 0 : -1;
 }
 
 static int add(struct rule **list, size_t *n, struct keyidx *x, struct rule_keys **keys,
@@ -462,12 +475,12 @@ void rules_delta_free(struct rule_delta *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* The trie being built: its array grows by doubling (a marker's key is the
- * front of a stored key, so only rule records move); tx indexes it. */
+/* The trie being built: tx indexes rs->trie, whose array grows by
+ * doubling (a marker's key is the front of a stored key, so only rule
+ * records move). */
 struct trie_build {
 	struct ruleset *rs;
 	struct keyidx tx;
-	size_t cap;
 };
 
 /* The trie entry for key[0..len), made when there is none with the class
@@ -482,21 +495,9 @@ static struct rule *trie_entry(struct trie_build *b, const char *key, size_t len
 
 	if (t)
 		return t;
-	if (rs->ntrie == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 16;
-
-		if (!(t = realloc(rs->trie, cap * sizeof(*t))))
-			return NULL;
-		rs->trie = t;
-		b->cap = cap;
-	}
-	if (idx_room(&b->tx, rs->trie, rs->ntrie))
-		return NULL;
-	t = &rs->trie[rs->ntrie];
-	*t = (struct rule){ .key = key, .len = (uint32_t)len, .cls = above & AC_CLASS_MASK,
-			    .hash = h };
-	idx_place(&b->tx, rs->trie, rs->ntrie++);
-	return t;
+	return idx_append(&b->tx, &rs->trie, &rs->ntrie,
+			  (struct rule){ .key = key, .len = (uint32_t)len,
+					 .cls = above & AC_CLASS_MASK, .hash = h });
 }
 
 /* AC_DEEPER on the entry of each directory above r's key, from byte
@@ -558,16 +559,18 @@ static int build_trie(struct ruleset *rs)
 {
 	/* room for a marker a rule, as when each rule is in a directory
 	 * of its own: no growing then */
-	struct trie_build b = { .rs = rs, .cap = 2 * rs->nfiles + 16 };
+	size_t cap = 2 * rs->nfiles + 16;
+	struct trie_build b = { .rs = rs };
 	int ret = -1;
 
-	if (!(rs->trie = malloc(b.cap * sizeof(*rs->trie))))
+	if (!(rs->trie = malloc(cap * sizeof(*rs->trie))))
 		return -1;
 	if (rs->nfiles)      /* files is NULL without file rules: no memcpy from NULL */
 		memcpy(rs->trie, rs->files, rs->nfiles * sizeof(*rs->files));
 	rs->ntrie = rs->nfiles;
-	if (idx_build(&b.tx, rs->trie, rs->nfiles, b.cap))
+	if (idx_build(&b.tx, rs->trie, rs->nfiles, cap))
 		goto out;
+	b.tx.acap = cap;
 	for (size_t i = 0; i < rs->nfiles; i++) {
 		const struct rule *f = &rs->files[i];
 		size_t from = 0;

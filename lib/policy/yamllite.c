@@ -24,6 +24,11 @@ struct lite {
 
 static const char str_tag[] = YAML_DEFAULT_SCALAR_TAG;
 
+static int outside(char c)
+{
+	return (c < 0x20 || c > 0x7e) && c != '\n';
+}
+
 /* Is text[0..len) printable ASCII and newlines? Eight bytes at a time:
  * a word with no byte under 0x20 (newlines are) and none from 0x7f up is. */
 static int printable(const char *text, size_t len)
@@ -38,11 +43,11 @@ static int printable(const char *text, size_t len)
 		if (!(((w - 0x20 * ones) | (w + ones) | w) & high))
 			continue;
 		for (size_t j = i; j < i + 8; j++)
-			if ((text[j] < 0x20 || text[j] > 0x7e) && text[j] != '\n')
+			if (outside(text[j]))
 				return 0;
 	}
 	for (; i < len; i++)
-		if ((text[i] < 0x20 || text[i] > 0x7e) && text[i] != '\n')
+		if (outside(text[i]))
 			return 0;
 	return 1;
 }
@@ -416,6 +421,7 @@ int yaml_lite_load(const char *text, size_t len, yaml_document_t *doc)
 {
 	struct lite l = { .s = text, .doc = doc };
 	yaml_mark_t m = { 0, 0, 0 };
+	int taken;
 
 	/* lines, indentations and scalars are counted in ints (libyaml's
 	 * document API takes an int length): a longer text is libyaml's */
@@ -440,13 +446,11 @@ int yaml_lite_load(const char *text, size_t len, yaml_document_t *doc)
 	}
 	doc->start_mark = doc->end_mark = m;
 	next_content(&l, text);
-	if (l.ind >= 0 && block(&l, -1) && l.ind < 0 && !l.bad) {
-		if (l.vp == l.vals + sizeof(str_tag))
-			free(l.vals);   /* no scalar holds the store */
-		return 1;
-	}
+	taken = l.ind >= 0 && block(&l, -1) && l.ind < 0 && !l.bad;
 	if (l.vp == l.vals + sizeof(str_tag))
-		free(l.vals);
+		free(l.vals);   /* no scalar holds the store */
+	if (taken)
+		return 1;
 	yaml_lite_delete(doc);
 	return l.bad < 0 ? -1 : 0;
 }
