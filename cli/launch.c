@@ -83,6 +83,22 @@ int launch_prepare(struct launch *l, const struct policy *p, const char *cage_tm
 	return candidates(l, cmd, e);
 }
 
+int launch_landlock(struct launch *l, const struct ac_landlock *ll, const struct policy *p,
+		    struct ac_error *e)
+{
+	struct ac_seccomp sc;
+
+	if (l->privileged || l->unprivileged)
+		return ac_error_set(e, AC_E_ENFORCER_WEAKER, "the Landlock enforcer needs a root "
+				    "caller and an agent that is not root");
+	if (ac_seccomp_build_landlock(p, &sc, e))
+		return -1;
+	ac_seccomp_free(&l->sc);
+	l->sc = sc;
+	l->ll = ll;
+	return 0;
+}
+
 int launch_cage(struct launch *l, const char *cage_tmp, const char *cgroup, struct ac_error *e)
 {
 	char path[PATH_MAX + 16];
@@ -154,6 +170,7 @@ static void exec_cmd(const struct launch *l, int err_fd)
 void launch_child(const struct launch *l, int err_fd, const sigset_t *old)
 {
 	struct ac_child_fail f = { "", 0 };
+	unsigned iso = l->isolate | (l->ll ? POLICY_ISO_MOUNT : 0);
 	int fd;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -180,9 +197,14 @@ void launch_child(const struct launch *l, int err_fd, const sigset_t *old)
 	 * than root cannot make namespaces: no IPC namespace of its own then
 	 * (the kernel baseline keeps the host's IPC objects and keys out of
 	 * the cage's reach all the same), and no isolate (refused above). */
-	if ((!l->unprivileged && ac_ns_enter(l->isolate, &f)) || ac_ns_pid_fork(l->isolate, &f) ||
+	/* Under Landlock the agent always has a mount namespace of its own
+	 * (its read-only, noexec view of the policy), and enters its domain
+	 * before the descriptors (the ruleset's among them) are closed. */
+	if ((!l->unprivileged && ac_ns_enter(iso, &f)) ||
+	    (l->ll && ac_landlock_mounts(l->ll, &f)) || ac_ns_pid_fork(iso, &f) ||
 	    (l->procs_fd >= 0 ? ac_limits_join(l->procs_fd, &f) : join_daemon(l, &f)) ||
-	    ac_ns_keyring(&f) || ac_fds_close(err_fd, &f) ||
+	    ac_ns_keyring(&f) || (l->ll && ac_landlock_restrict(l->ll, &f)) ||
+	    ac_fds_close(err_fd, &f) ||
 	    (l->privileged ? ac_identity_keep_root(&f) : ac_identity_drop(&l->id, &f)) ||
 	    ac_seccomp_load(&l->sc, &f))
 		fail_exit(err_fd, &f, EXIT_AGENTCAGE);

@@ -8,6 +8,7 @@
 #include "harden/env.h"
 #include "harden/identity.h"
 #include "harden/seccomp.h"
+#include "enforce/landlock.h"
 #include "policy/policy.h"
 #include "pty.h"
 
@@ -27,12 +28,18 @@ struct launch {
 	struct sockaddr_un join_sa;
 	pid_t parent;
 	const struct pty *pty; /* the agent's own terminal (set by run), or NULL */
+	const struct ac_landlock *ll; /* the Landlock enforcer's domain, or NULL */
 };
 
 /* Before the programs load (a bad user fails without the kernel): the
  * identity, environment, seccomp filter and the candidates for cmd. */
 int launch_prepare(struct launch *l, const struct policy *p, const char *cage_tmp, char **cmd,
 		   struct ac_error *e);
+/* Under the Landlock enforcer: the agent gets ll's mounts and domain, and
+ * the seccomp filter for it (ac_seccomp_build_landlock). ll stays the
+ * caller's, alive until the child has started. */
+int launch_landlock(struct launch *l, const struct ac_landlock *ll, const struct policy *p,
+		    struct ac_error *e);
 /* Once the cage exists: ${CAGE_TMP} and the pty to the agent's uid,
  * cgroup.procs open. */
 int launch_cage(struct launch *l, const char *cage_tmp, const char *cgroup, struct ac_error *e);

@@ -31,6 +31,8 @@
 #include "pty.h"
 #include "policy/compile.h"
 #include "proto/proto.h"
+#include "enforce/landlock.h"
+#include "enforcer.h"
 #include "runcage.h"
 #include "verbs.h"
 
@@ -54,6 +56,8 @@ struct run_opts {
 	int standalone_only;       /* an option --cage cannot take was given */
 	int standalone;            /* --standalone, --dns-refresh or --no-limits: never
 	                            * through a daemon */
+	int enforcer;              /* --enforcer: enum enforcer */
+	int accept_weaker;         /* --accept-weaker */
 };
 
 struct run {
@@ -65,6 +69,8 @@ struct run {
 	struct cage cage;          /* with its compiled policy, cage.policy */
 	struct dns_refresh dns;    /* re-resolves cage.policy.hosts */
 	struct launch launch;      /* the agent's identity, environment, filter */
+	int enforcer;              /* the one in force: ENF_BPF_LSM or ENF_LANDLOCK */
+	struct ac_landlock ll;     /* ENF_LANDLOCK: the agent's domain and mounts */
 	struct pty pty;            /* the agent's own terminal, when stdin is one */
 	int limits;                /* the cgroup limits were applied */
 	struct ac_limit_events lev;/* the cage's limit counters last seen */
@@ -78,6 +84,7 @@ static void run_usage(FILE *f)
 	fputs("usage: agentcage run [--policy FILE] [--mode enforce|audit] [--json] [--events FILE]\n"
 	      "                     [--dns-refresh SECONDS] [--timeout DURATION] [--no-limits]\n"
 	      "                     [--user USER] [--no-pty] [-v]\n"
+	      "                     [--enforcer auto|bpf-lsm|landlock] [--accept-weaker]\n"
 	      "                     [--standalone | --socket PATH] -- CMD [ARG...]\n"
 	      "       agentcage run --cage NAME [--socket PATH] [--timeout DURATION] [--no-pty]\n"
 	      "                     [--json] [-v] -- CMD [ARG...]\n"
@@ -105,6 +112,11 @@ static void run_usage(FILE *f)
 	      "                  for this run (else the run is standalone)\n"
 	      "  --standalone    load the programs for this run alone, even where a daemon\n"
 	      "                  answers (so do --dns-refresh and --no-limits)\n"
+	      "  --enforcer E    auto (default: BPF LSM where the kernel loads it, else\n"
+	      "                  Landlock, said on stderr), bpf-lsm or landlock\n"
+	      "  --accept-weaker under Landlock, run a policy even where it holds weaker\n"
+	      "                  than under BPF LSM (agentcage check --enforcer landlock\n"
+	      "                  FILE lists how); without it such a run exits 125\n"
 	      "  -v              show libbpf's log lines (-vv: debug)\n"
 	      "SIGHUP re-reads the policy file (with --cage: forwarded); SIGINT, SIGTERM and\n"
 	      "SIGQUIT are forwarded to CMD.\n"
@@ -212,6 +224,36 @@ static void refresh_hosts(struct run *r)
 	diag_info("hostnames re-resolved: %zu network trie entries", r->cage.policy.ns.n);
 }
 
+/* Are two rule arrays the same rules? */
+static int same_rules(const struct rule *a, size_t na, const struct rule *b, size_t nb)
+{
+	struct rule_delta d;
+	int same;
+
+	if (rules_delta(a, na, b, nb, &d))
+		return 0;
+	same = !d.nput && !d.ndel;
+	rules_delta_free(&d);
+	return same;
+}
+
+/* Under Landlock the agent's domain cannot change from outside it: a
+ * reload may change the network part only. 0, or -1 with e. */
+static int landlock_fixed(struct run *r, const struct compiled_policy *cp, struct ac_error *e)
+{
+	const struct compiled_policy *old = &r->cage.policy;
+
+	if (r->enforcer != ENF_LANDLOCK)
+		return 0;
+	if (cp->pol.mode != old->pol.mode ||
+	    !same_rules(old->rs.files, old->rs.nfiles, cp->rs.files, cp->rs.nfiles) ||
+	    !same_rules(old->rs.exec, old->rs.nexec, cp->rs.exec, cp->rs.nexec))
+		return ac_error_set(e, AC_E_ENFORCER_WEAKER, "the file, exec or mode part changed, "
+				    "and a running agent's Landlock domain cannot change: restart "
+				    "the run for it (network changes are applied live)");
+	return 0;
+}
+
 /* SIGHUP: switch the cage to the re-read policy in one transaction. */
 static void reload(struct run *r)
 {
@@ -223,7 +265,8 @@ static void reload(struct run *r)
 		diag_warn("SIGHUP: the embedded default policy has no file to re-read; keeping it");
 		return;
 	}
-	if (compile_policy(r, &cp, &e) || cage_swap(&r->cage, &cp, &e)) {
+	if (compile_policy(r, &cp, &e) || landlock_fixed(r, &cp, &e) ||
+	    cage_swap(&r->cage, &cp, &e)) {
 		diag_error("reload failed, keeping the old policy: %s", e.msg);
 		compiled_policy_free(&cp);
 		return;
@@ -270,14 +313,23 @@ static int parse_args(struct run *r, int argc, char **argv)
 		{ "no-pty", no_argument, NULL, 'P' },
 		{ "user", required_argument, NULL, 'u' }, { "cage", required_argument, NULL, 'C' },
 		{ "socket", required_argument, NULL, 'S' },
-		{ "standalone", no_argument, NULL, 'A' }, { 0 } };
+		{ "standalone", no_argument, NULL, 'A' },
+		{ "enforcer", required_argument, NULL, 'E' },
+		{ "accept-weaker", no_argument, NULL, 'W' }, { 0 } };
 	char *end;
 	long v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+p:m:je:vh", opts, NULL)) != -1) {
-		r->opt.standalone_only |= strchr("pmeDLu", c) != NULL;
+		r->opt.standalone_only |= strchr("pmeDLuEW", c) != NULL;
 		switch (c) {
+		case 'E':
+			if (enforcer_parse(optarg, &r->opt.enforcer))
+				return -1;
+			/* a daemon's cages are BPF LSM's */
+			r->opt.standalone |= r->opt.enforcer == ENF_LANDLOCK;
+			break;
+		case 'W': r->opt.accept_weaker = 1; break;
 		case 'C': r->opt.cage = optarg; break;
 		case 'S': r->opt.socket = optarg; break;
 		case 'A': r->opt.standalone = 1; break;
@@ -613,11 +665,93 @@ static int ready_cage(struct run *r)
 	return 0;
 }
 
+/* BPF LSM: every program loaded; 0, or -1 with e. */
+static int open_bpf_lsm(struct run *r, struct ac_error *e)
+{
+	char err[sizeof(e->msg)];
+
+	if (lsm_bpf_active(err, sizeof(err)))
+		return ac_error_set(e, AC_E_KERNEL_NO_BPF_LSM, "%s", err);
+	return cage_loader_open(&r->ld, 0, on_event, r, e);
+}
+
+/* Landlock (files, exec, the baseline it reaches) and the packet programs
+ * alone (network): refused, with the table, where the policy would hold
+ * weaker and the caller did not accept that. why_not: BPF LSM's failure
+ * under --enforcer auto. 0, or -1 (reported). */
+static int open_landlock(struct run *r, struct compiled_policy *cp, const char *why_not)
+{
+	struct ll_opts o = { .abi = ac_landlock_abi(NULL), .privileged = r->launch.privileged,
+			     .no_pty = r->opt.no_pty, .fresh = r->tmpdir };
+	struct ll_table t;
+	struct ac_error e;
+	size_t weaker = 0;
+
+	if (ll_table_build(cp, &o, &t)) {
+		diag_error_code(AC_E_NOMEM, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < t.n; i++)
+		weaker += t.rows[i].level >= LL_WEAKER;
+	if (o.abi >= AC_LANDLOCK_ABI_MIN &&
+	    (t.worst == LL_CANNOT || (t.worst == LL_WEAKER && !r->opt.accept_weaker))) {
+		diag_error_code(AC_E_ENFORCER_WEAKER, "policy '%s' %s under the Landlock "
+				"enforcer%s%s%s: %zu rows below; %s", cp->pol.name,
+				t.worst == LL_CANNOT ? "cannot be held" : "would hold weaker",
+				why_not ? " (BPF LSM: " : "", why_not ? why_not : "", why_not ? ")" : "",
+				weaker, t.worst == LL_CANNOT ? "change the policy, or use a kernel "
+				"that loads BPF LSM programs" : "pass --accept-weaker to run it so, or "
+				"use a kernel that loads BPF LSM programs");
+		enforcer_table_print(stderr, &t, LL_WEAKER);
+		ll_table_free(&t);
+		return -1;
+	}
+	ll_table_free(&t);
+	if (ac_landlock_prepare(&cp->rs, &r->ll, &e) ||
+	    launch_landlock(&r->launch, &r->ll, &cp->pol, &e) ||
+	    cage_loader_open(&r->ld, LOADER_NO_LSM, on_event, r, &e)) {
+		if (why_not && e.code && !strcmp(e.code, AC_E_KERNEL_NO_LANDLOCK))
+			ac_error_prefix(&e, "BPF LSM: %s; and", why_not);
+		diag_err(&e);
+		ac_landlock_free(&r->ll);
+		return -1;
+	}
+	if (why_not || weaker)
+		diag_info("enforcer: landlock (ABI %d, %zu Landlock rules, %zu mounts)%s%s%s%s",
+			  o.abi, r->ll.nrules, r->ll.nmounts, why_not ? "; BPF LSM: " : "",
+			  why_not ? why_not : "", weaker ? "; weaker rows accepted with "
+			  "--accept-weaker (agentcage check --enforcer landlock lists them)" : "",
+			  "");
+	return 0;
+}
+
+/* The enforcer the options ask for, its programs loaded: 0, or -1
+ * (reported). auto falls back to Landlock only where the kernel has no
+ * BPF LSM or refuses its programs. */
+static int open_enforcer(struct run *r, struct compiled_policy *cp)
+{
+	struct ac_error e = { 0 };
+
+	r->enforcer = ENF_LANDLOCK;
+	if (r->opt.enforcer == ENF_LANDLOCK)
+		return open_landlock(r, cp, NULL);
+	if (!open_bpf_lsm(r, &e)) {
+		r->enforcer = ENF_BPF_LSM;
+		return 0;
+	}
+	if (r->opt.enforcer == ENF_BPF_LSM ||
+	    !e.code || (strcmp(e.code, AC_E_KERNEL_NO_BPF_LSM) &&
+			strcmp(e.code, AC_E_KERNEL_REFUSED))) {
+		diag_err(&e);
+		return -1;
+	}
+	return open_landlock(r, cp, e.msg);
+}
+
 static int build_cage(struct run *r, char **cmd)
 {
 	struct compiled_policy cp;
 	struct ac_error e;
-	char err[1024];
 
 	if (compile_policy(r, &cp, &e)) {
 		diag_err(&e);
@@ -625,16 +759,8 @@ static int build_cage(struct run *r, char **cmd)
 	}
 	if (r->opt.user)
 		snprintf(cp.pol.user, sizeof(cp.pol.user), "%s", r->opt.user);
-	if (prepare_launch(r, &cp.pol, cmd))
+	if (prepare_launch(r, &cp.pol, cmd) || open_enforcer(r, &cp))
 		goto out_policy;
-	if (lsm_bpf_active(err, sizeof(err))) {
-		diag_error_code(AC_E_KERNEL_NO_BPF_LSM, "%s", err);
-		goto out_policy;
-	}
-	if (cage_loader_open(&r->ld, 0, on_event, r, &e)) {
-		diag_err(&e);
-		goto out_policy;
-	}
 	r->clock_off = ns_of(CLOCK_REALTIME) - ns_of(CLOCK_BOOTTIME);
 	if (cage_create(&r->cage, &r->ld, cp.pol.name, &e)) {
 		diag_err(&e);
@@ -808,7 +934,7 @@ static int via_daemon(struct run *r, char **cmd)
 int cmd_run(int argc, char **argv)
 {
 	struct run r = { .opt = { .mode_override = MODE_UNSET, .dns_max = NET_REFRESH_MAX },
-			 .launch = { .procs_fd = -1 } };
+			 .launch = { .procs_fd = -1 }, .ll = { .fd = -1 } };
 	int argi, sfd = -1, ret = EXIT_AGENTCAGE, guard_fd = -1;
 	sigset_t mask, old;
 	pid_t pid;
@@ -867,6 +993,7 @@ int cmd_run(int argc, char **argv)
 		goto out_cage;
 	}
 	pid = start_command(&r, argv + argi, &guard_fd, &old, &ret);
+	ac_landlock_free(&r.ll);   /* the agent has its domain, or failed */
 	if (pid < 0)
 		goto out_cage;
 	if (pty_relay(&r.pty)) {   /* no relay: the agent cannot go on */
@@ -893,5 +1020,6 @@ out_tmp:
 	if (r.opt.events)
 		fclose(r.opt.events);
 	launch_free(&r.launch);
+	ac_landlock_free(&r.ll);
 	return ret;
 }

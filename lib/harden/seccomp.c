@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -90,6 +91,55 @@ static int builtin(scmp_filter_ctx ctx, unsigned isolate, struct ac_error *e)
 	return personality_rules(ctx, e);
 }
 
+/* The Landlock enforcer has no BPF LSM socket or ioctl programs behind the
+ * filter: it refuses socket families other than unix, inet, inet6 and
+ * routing netlink (EAFNOSUPPORT), MPTCP (Landlock's TCP rules do not see it),
+ * io_uring (its requests, IORING_OP_SOCKET among them, pass this filter by)
+ * and the terminal ioctls that type into a terminal. Arguments the kernel
+ * reads as 32 bits are compared masked, or refused when high bits are set. */
+static int landlock_rules(scmp_filter_ctx ctx, struct ac_error *e)
+{
+	static const char *const uring[] = { "io_uring_setup", "io_uring_enter",
+					     "io_uring_register" };
+	static const unsigned long tty[] = { 0x5412 /* TIOCSTI */, 0x541c /* TIOCLINUX */ };
+	uint32_t noaf = SCMP_ACT_ERRNO(EAFNOSUPPORT), perm = SCMP_ACT_ERRNO(EPERM);
+	struct scmp_arg_cmp c[2];
+
+	for (size_t i = 0; i < sizeof(uring) / sizeof(uring[0]); i++)
+		if (add(ctx, uring[i], perm, 0, NULL, e))
+			return -1;
+	for (unsigned long af = 0; af < 17; af++) {
+		if (af == AF_UNIX || af == AF_INET || af == AF_INET6 || af == AF_NETLINK)
+			continue;
+		c[0] = (struct scmp_arg_cmp)SCMP_A0(SCMP_CMP_EQ, af);
+		if (add(ctx, "socket", noaf, 1, c, e))
+			return -1;
+	}
+	c[0] = (struct scmp_arg_cmp)SCMP_A0(SCMP_CMP_GE, 17);
+	if (add(ctx, "socket", noaf, 1, c, e))
+		return -1;
+	c[0] = (struct scmp_arg_cmp)SCMP_A0(SCMP_CMP_NE, AF_UNIX);
+	if (add(ctx, "socketpair", noaf, 1, c, e))
+		return -1;
+	c[0] = (struct scmp_arg_cmp)SCMP_A0(SCMP_CMP_EQ, AF_NETLINK);
+	c[1] = (struct scmp_arg_cmp)SCMP_A2(SCMP_CMP_NE, 0 /* NETLINK_ROUTE */);
+	if (add(ctx, "socket", noaf, 2, c, e))
+		return -1;
+	for (unsigned long af = AF_INET; af <= AF_INET6; af += AF_INET6 - AF_INET) {
+		c[0] = (struct scmp_arg_cmp)SCMP_A0(SCMP_CMP_EQ, af);
+		c[1] = (struct scmp_arg_cmp)SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffUL,
+						    262 /* IPPROTO_MPTCP */);
+		if (add(ctx, "socket", perm, 2, c, e))
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof(tty) / sizeof(tty[0]); i++) {
+		c[0] = (struct scmp_arg_cmp)SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, tty[i]);
+		if (add(ctx, "ioctl", perm, 1, c, e))
+			return -1;
+	}
+	return 0;
+}
+
 /* syscalls.deny: EPERM always; names already refused as a whole stay so */
 static int denied(scmp_filter_ctx ctx, const struct plist *deny, struct ac_error *e)
 {
@@ -107,8 +157,8 @@ static int denied(scmp_filter_ctx ctx, const struct plist *deny, struct ac_error
 	return 0;
 }
 
-static int ctx_for(const struct policy *p, int with_builtin, scmp_filter_ctx *out,
-		   struct ac_error *e)
+static int ctx_for(const struct policy *p, int with_builtin, int landlock,
+		   scmp_filter_ctx *out, struct ac_error *e)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 
@@ -121,7 +171,8 @@ static int ctx_for(const struct policy *p, int with_builtin, scmp_filter_ctx *ou
 		seccomp_release(ctx);
 		return ac_error_set(e, AC_E_SYSTEM, "seccomp_attr_set failed");
 	}
-	if ((with_builtin && builtin(ctx, p->isolate, e)) || denied(ctx, &p->sys_deny, e)) {
+	if ((with_builtin && builtin(ctx, p->isolate, e)) || (landlock && landlock_rules(ctx, e)) ||
+	    denied(ctx, &p->sys_deny, e)) {
 		seccomp_release(ctx);
 		return -1;
 	}
@@ -131,7 +182,7 @@ static int ctx_for(const struct policy *p, int with_builtin, scmp_filter_ctx *ou
 
 int ac_seccomp_ctx(const struct policy *p, scmp_filter_ctx *out, struct ac_error *e)
 {
-	return ctx_for(p, 1, out, e);
+	return ctx_for(p, 1, 0, out, e);
 }
 
 /* libseccomp 2.5 exports only to a descriptor: a memfd, read back */
@@ -157,14 +208,14 @@ static int export(scmp_filter_ctx ctx, struct ac_seccomp *out, struct ac_error *
 	return 0;
 }
 
-static int build(const struct policy *p, int with_builtin, struct ac_seccomp *out,
-		 struct ac_error *e)
+static int build(const struct policy *p, int with_builtin, int landlock,
+		 struct ac_seccomp *out, struct ac_error *e)
 {
 	scmp_filter_ctx ctx;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (ctx_for(p, with_builtin, &ctx, e))
+	if (ctx_for(p, with_builtin, landlock, &ctx, e))
 		return -1;
 	ret = export(ctx, out, e);
 	seccomp_release(ctx);
@@ -173,12 +224,17 @@ static int build(const struct policy *p, int with_builtin, struct ac_seccomp *ou
 
 int ac_seccomp_build(const struct policy *p, struct ac_seccomp *out, struct ac_error *e)
 {
-	return build(p, 1, out, e);
+	return build(p, 1, 0, out, e);
+}
+
+int ac_seccomp_build_landlock(const struct policy *p, struct ac_seccomp *out, struct ac_error *e)
+{
+	return build(p, 1, 1, out, e);
 }
 
 int ac_seccomp_build_deny(const struct policy *p, struct ac_seccomp *out, struct ac_error *e)
 {
-	return build(p, 0, out, e);
+	return build(p, 0, 0, out, e);
 }
 
 int ac_seccomp_load(const struct ac_seccomp *f, struct ac_child_fail *fail)

@@ -24,6 +24,10 @@ struct ac_seccomp {
 int ac_seccomp_ctx(const struct policy *p, scmp_filter_ctx *out, struct ac_error *e);
 /* Before fork: the filter for p, exported to a BPF program. */
 int ac_seccomp_build(const struct policy *p, struct ac_seccomp *out, struct ac_error *e);
+/* The built-in filter plus what the Landlock enforcer has no BPF LSM
+ * program for: socket families but unix, inet, inet6 and routing netlink
+ * (EAFNOSUPPORT), MPTCP, io_uring, TIOCSTI and TIOCLINUX (EPERM). */
+int ac_seccomp_build_landlock(const struct policy *p, struct ac_seccomp *out, struct ac_error *e);
 /* The same with syscalls.deny alone, no built-in rules, every architecture
  * allowed: for an agent the policy names root (the kernel baseline alone). */
 int ac_seccomp_build_deny(const struct policy *p, struct ac_seccomp *out, struct ac_error *e);

@@ -12,6 +12,8 @@
 #define AC_E_POLICY_IO "policy.unreadable"          /* a policy file cannot be read */
 #define AC_E_KERNEL_NO_BPF_LSM "kernel.no_bpf_lsm"  /* BPF LSM is not active */
 #define AC_E_KERNEL_REFUSED "kernel.load_refused"   /* the kernel refused to load the programs */
+#define AC_E_KERNEL_NO_LANDLOCK "kernel.no_landlock" /* Landlock is missing or too old */
+#define AC_E_ENFORCER_WEAKER "enforcer.weaker"     /* the enforcer cannot hold the policy as written */
 #define AC_E_KERNEL_MAP "kernel.map_update"         /* writing a policy into the maps failed */
 #define AC_E_KERNEL_ATTACH "kernel.attach_failed"   /* attaching a program failed */
 #define AC_E_CGROUP_UNAVAILABLE "cgroup.unavailable" /* no cgroup v2 to place the cage in */

@@ -12,7 +12,8 @@ no() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "       $2"
 
 probe_lsm_load() {
 	# can this kernel load BPF LSM programs at all? (the VM can, our host cannot)
-	out=$(cd "$T" && "$AC" run -- /bin/true 2>&1); st=$?; probe_st=$st
+	# (--enforcer bpf-lsm: auto would fall back to Landlock, tests/host/landlock.sh)
+	out=$(cd "$T" && "$AC" run --enforcer bpf-lsm -- /bin/true 2>&1); st=$?; probe_st=$st
 }
 probe_lsm_load
 if [ $st = 0 ]; then
@@ -20,12 +21,12 @@ if [ $st = 0 ]; then
 	ok "agentcage run works here (the end-to-end suite covers enforcement)"
 else
 	marker=$T/ran
-	out=$(cd "$T" && "$AC" run -- /bin/sh -c "touch $marker" 2>&1); st=$?
+	out=$(cd "$T" && "$AC" run --enforcer bpf-lsm -- /bin/sh -c "touch $marker" 2>&1); st=$?
 	[ $st = 125 ] && ok "run exits 125 where BPF LSM cannot be loaded" || no "run exits 125" "status $st: $out"
 	[ "$(echo "$out" | wc -l)" = 1 ] && ok "  ... with a one-line error" || no "  ... with a one-line error" "$out"
 	case "$out" in *"BPF LSM"*"lsm="*) ok "  ... naming the cause and the fix";; *) no "  ... naming the cause and the fix" "$out";; esac
 	[ ! -e "$marker" ] && ok "  ... and the command never ran" || no "  ... and the command never ran"
-	out=$(cd "$T" && "$AC" run --json -- /bin/true 2>&1); st=$?
+	out=$(cd "$T" && "$AC" run --enforcer bpf-lsm --json -- /bin/true 2>&1); st=$?
 	echo "$out" | python3 -c 'import json,sys; e=json.loads(sys.stdin.read()); assert e["level"]=="error" and "BPF LSM" in e["message"]' \
 		&& [ $st = 125 ] && ok "  ... and as JSON with --json" || no "  ... and as JSON with --json" "$out"
 	cg2=$(awk '$9 == "cgroup2" {print $5; exit}' /proc/self/mountinfo)
@@ -40,7 +41,7 @@ if ! grep -qw memory "$cg2/cgroup.controllers" 2>/dev/null; then
 	[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"limits.memory needs the cgroup v2 'memory' controller"*"--no-limits"*) true;; *) false;; esac \
 		&& ok "limits on a host without the v2 controllers: 125, one line with cause and fix" || no "limits unavailable" "$st $out"
 	[ ! -e "$marker" ] && ok "  ... and the command never ran" || no "  ... and the command never ran"
-	out=$(cd "$T" && "$AC" run --no-limits --policy "$T/lim.yaml" -- /bin/true 2>&1); st=$?
+	out=$(cd "$T" && "$AC" run --enforcer bpf-lsm --no-limits --policy "$T/lim.yaml" -- /bin/true 2>&1); st=$?
 	case "$out" in *"limits.memory"*) false;; *"--no-limits: the policy's memory, cpu and pids limits are not applied"*) true;; *) false;; esac \
 		&& ok "  ... --no-limits gets past the limits (warning; then $st: $(echo "$out" | tail -n 1 | cut -c1-60))" || no "--no-limits" "$st $out"
 	[ -z "$(find "$cg2/agentcage" -mindepth 1 -type d 2>/dev/null)" ] && ok "  ... leaving no cgroup behind" || no "  ... leaving no cgroup behind"

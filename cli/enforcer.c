@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <string.h>
+#include <unistd.h>
+#include "diag.h"
+#include "enforcer.h"
+#include "event/json.h"
+#include "harden/identity.h"
+
+static const char *const names[] = { "auto", "bpf-lsm", "landlock" };
+
+int enforcer_parse(const char *s, int *out)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	diag_error_code(AC_E_USAGE, "--enforcer takes auto, bpf-lsm or landlock, not '%s'", s);
+	return -1;
+}
+
+const char *enforcer_name(int enf)
+{
+	return enf >= 0 && enf < 3 ? names[enf] : "?";
+}
+
+int enforcer_privileged(const char *user)
+{
+	struct ac_identity id;
+	struct ac_error e;
+
+	return user[0] && !ac_identity_resolve(user, getuid(), getgid(), &id, &e) && id.uid == 0;
+}
+
+void enforcer_table_print(FILE *f, const struct ll_table *t, int min_level)
+{
+	if (!diag_json) {
+		ll_table_print(f, t, min_level);
+		return;
+	}
+	for (int level = LL_CANNOT; level >= min_level; level--)
+		for (size_t i = 0; i < t->n; i++) {
+			if (t->rows[i].level != level)
+				continue;
+			fprintf(f, "{\"enforcer\":\"landlock\",\"level\":\"%s\",\"what\":",
+				ll_level_name(level));
+			json_write_string(f, t->rows[i].what, -1);
+			fputs(",\"how\":", f);
+			json_write_string(f, t->rows[i].how, -1);
+			fputs("}\n", f);
+		}
+}
