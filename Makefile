@@ -113,6 +113,7 @@ test-unit: $(BUILD)/unit
 
 test-host: $(BUILD)/agentcage $(BUILD)/nettest
 	tests/host/run.sh $(BUILD)/agentcage
+	tests/host/landlock.sh $(BUILD)/agentcage
 	tests/host/net.sh $(BUILD)/nettest
 	tests/host/install.sh
 
@@ -162,7 +163,7 @@ test: deps
 	$(MAKE) all
 	$(MAKE) test-unit test-host
 	$(MAKE) sanitize
-	$(MAKE) fuzz FUZZ_SECONDS=20
+	$(MAKE) fuzz FUZZ_SECONDS=15
 	$(MAKE) test-vm
 
 demo: deps

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "diag.h"
+#include "enforce/landlock.h"
+#include "enforcer.h"
 #include "event/json.h"
 #include "policy/compile.h"
 #include "policy/lint.h"
@@ -26,6 +28,9 @@ static void print_list(const char *what, const struct plist *l)
 /* warnings printed in plain text; a generated policy can have one for
  * each of thousands of rules, which --json lists whole */
 #define PLAIN_WARNINGS 20
+
+/* check --enforcer landlock: the table, or NULL */
+static const struct ll_table *landlock_table;
 
 static void summary_plain(const char *file, const struct compiled_policy *c,
 			  const struct lint *w)
@@ -47,6 +52,13 @@ static void summary_plain(const char *file, const struct compiled_policy *c,
 		printf("  libraries (default) /usr/lib /lib /lib64\n");
 	net_policy_print(stdout, &c->pol, &c->hosts, &c->ns);
 	printf("  everything else is denied\n");
+	if (landlock_table) {
+		printf("  under the Landlock enforcer (Landlock ABI %d here; %s):\n",
+		       ac_landlock_abi(NULL), landlock_table->worst == LL_CANNOT ? "run refuses it" :
+		       landlock_table->worst == LL_WEAKER ? "run needs --accept-weaker" :
+		       "run takes it as it is");
+		ll_table_print(stdout, landlock_table, LL_HOLDS);
+	}
 }
 
 static void summary_json(const char *file, const struct compiled_policy *c,
@@ -73,6 +85,13 @@ static void summary_json(const char *file, const struct compiled_policy *c,
 	net_policy_print_json(stdout, &c->pol, &c->hosts, &c->ns);
 	fputs(",\"warnings\":", stdout);
 	json_write_strings(stdout, w->msgs, w->n);
+	if (landlock_table) {
+		printf(",\"landlock\":{\"abi\":%d,\"run\":\"%s\",\"rows\":", ac_landlock_abi(NULL),
+		       landlock_table->worst == LL_CANNOT ? "refused" :
+		       landlock_table->worst == LL_WEAKER ? "accept-weaker" : "runs");
+		enforcer_table_json(stdout, landlock_table);
+		fputs("}", stdout);
+	}
 	fputs("}\n", stdout);
 }
 
@@ -108,9 +127,32 @@ static void problem(const char *file, const char *code, const char *msg)
 	fputs("}\n", stdout);
 }
 
-/* Check one file; 0 when it is valid. */
-static int check_one(const char *file)
+/* The Landlock table of file, compiled as a run in the current directory
+ * would compile it (so that what exists is this host's). 0, or -1. */
+static int landlock_of(const char *file, int no_pty, struct ll_table *t)
 {
+	static const char fresh[] = "/tmp/agentcage-CAGE_TMP";
+	char cwd[PATH_MAX];
+	const struct rule_vars vars = { .cwd = getcwd(cwd, sizeof(cwd)), .cage_tmp = fresh };
+	struct policy_source src = { .path = file, .mode = MODE_UNSET, .vars = &vars,
+				     .resolve_links = 1 };
+	struct compiled_policy c;
+	struct ll_opts o = { .abi = ac_landlock_abi(NULL), .no_pty = no_pty, .fresh = fresh };
+	struct ac_error e;
+	int ret;
+
+	if (!vars.cwd || policy_compile(&src, &c, &e))
+		return -1;
+	o.privileged = enforcer_privileged(c.pol.user);
+	ret = ll_table_build(&c, &o, t);
+	compiled_policy_free(&c);
+	return ret;
+}
+
+/* Check one file; 0 when it is valid. */
+static int check_one(const char *file, int enforcer)
+{
+	struct ll_table t = { 0 };
 	const struct rule_vars vars = { .cwd = "/CWD", .cage_tmp = "/CAGE_TMP" };
 	struct policy_source src = { .path = file, .mode = MODE_UNSET, .vars = &vars };
 	struct compiled_policy c;
@@ -122,6 +164,14 @@ static int check_one(const char *file)
 		problem(file, e.code, e.msg);
 		return 1;
 	}
+	if (enforcer == ENF_LANDLOCK) {
+		if (landlock_of(file, 0, &t)) {
+			problem(file, AC_E_SYSTEM, "cannot compile the policy for the Landlock table");
+			compiled_policy_free(&c);
+			return 1;
+		}
+		landlock_table = &t;
+	}
 	/* warnings look at this host's files, with ${CWD} the current directory */
 	if (policy_lint(&c.pol, getcwd(cwd, sizeof(cwd)), &w))
 		diag_warn("%s: out of memory looking for warnings", file);
@@ -131,6 +181,8 @@ static int check_one(const char *file)
 		summary_plain(file, &c, &w);
 	lint_free(&w);
 	compiled_policy_free(&c);
+	ll_table_free(&t);
+	landlock_table = NULL;
 	return 0;
 }
 
@@ -138,21 +190,29 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' }, { "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' }, { 0 } };
-	int c, bad = 0;
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "enforcer", required_argument, NULL, 'E' }, { 0 } };
+	int c, bad = 0, enforcer = ENF_AUTO;
 
 	while ((c = getopt_long(argc, argv, "+hjv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			printf("usage: agentcage [--json] check FILE...\n"
+			printf("usage: agentcage [--json] check [--enforcer landlock] FILE...\n"
 			       "Validate policy files: errors name file, line and column (exit 1);\n"
 			       "a valid file prints what it grants, its hostnames resolved, and\n"
 			       "warnings (standard error; exit 0) about what would break at run\n"
 			       "time or give up write-xor-execute.\n"
+			       "With --enforcer landlock, also what the Landlock enforcer holds\n"
+			       "of it, row by row: holds, differs (never letting the agent do\n"
+			       "more), weaker (run needs --accept-weaker), cannot (run refuses).\n"
 			       "With --json, one JSON object per file on standard output.\n");
 			return 0;
 		case 'j': diag_json = true; break;
 		case 'v': diag_verbose++; break;
+		case 'E':
+			if (enforcer_parse(optarg, &enforcer))
+				return EXIT_AGENTCAGE;
+			break;
 		default:
 			diag_error_code(AC_E_USAGE, "bad option; see 'agentcage check --help'");
 			return EXIT_AGENTCAGE;
@@ -163,6 +223,6 @@ int cmd_check(int argc, char **argv)
 		return EXIT_AGENTCAGE;
 	}
 	for (int i = optind; i < argc; i++)
-		bad |= check_one(argv[i]);
+		bad |= check_one(argv[i], enforcer);
 	return bad;
 }

@@ -32,6 +32,16 @@ int enforcer_privileged(const char *user)
 	return user[0] && !ac_identity_resolve(user, getuid(), getgid(), &id, &e) && id.uid == 0;
 }
 
+static void row_json(FILE *f, const struct ll_row *r)
+{
+	fprintf(f, "{\"enforcer\":\"landlock\",\"level\":\"%s\",\"what\":",
+		ll_level_name(r->level));
+	json_write_string(f, r->what, -1);
+	fputs(",\"how\":", f);
+	json_write_string(f, r->how, -1);
+	fputs("}", f);
+}
+
 void enforcer_table_print(FILE *f, const struct ll_table *t, int min_level)
 {
 	if (!diag_json) {
@@ -39,14 +49,20 @@ void enforcer_table_print(FILE *f, const struct ll_table *t, int min_level)
 		return;
 	}
 	for (int level = LL_CANNOT; level >= min_level; level--)
-		for (size_t i = 0; i < t->n; i++) {
-			if (t->rows[i].level != level)
-				continue;
-			fprintf(f, "{\"enforcer\":\"landlock\",\"level\":\"%s\",\"what\":",
-				ll_level_name(level));
-			json_write_string(f, t->rows[i].what, -1);
-			fputs(",\"how\":", f);
-			json_write_string(f, t->rows[i].how, -1);
-			fputs("}\n", f);
-		}
+		for (size_t i = 0; i < t->n; i++)
+			if (t->rows[i].level == level) {
+				row_json(f, &t->rows[i]);
+				fputs("\n", f);
+			}
+}
+
+void enforcer_table_json(FILE *f, const struct ll_table *t)
+{
+	fputs("[", f);
+	for (size_t i = 0; i < t->n; i++) {
+		if (i)
+			fputs(",", f);
+		row_json(f, &t->rows[i]);
+	}
+	fputs("]", f);
 }

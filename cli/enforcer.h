@@ -16,4 +16,6 @@ int enforcer_privileged(const char *user);
  * plain lines, or with --json one object a row
  * {"enforcer":"landlock","level":...,"what":...,"how":...}. */
 void enforcer_table_print(FILE *f, const struct ll_table *t, int min_level);
+/* Every row as one JSON array (check --json). */
+void enforcer_table_json(FILE *f, const struct ll_table *t);
 #endif
