@@ -110,16 +110,14 @@ static int file_rows(const struct ruleset *rs, const struct ll_opts *o, struct l
 	return ret;
 }
 
-static int unix_rows(const struct ruleset *rs, const struct ll_opts *o, struct ll_table *t)
+static int unix_rows(const struct policy *p, const struct ll_opts *o, struct ll_table *t)
 {
-	char name[AC_KEY_PATH + 2];
+	char name[AC_KEY_PATH + 16];
 
-	for (size_t i = 0; i < rs->nunix; i++) {
-		const struct rule *r = &rs->unix_peers[i];
-
-		if (!r->len || r->key[0] == '/')
+	for (size_t i = 0; i < p->net_unix.n; i++) {
+		if (p->net_unix.items[i][0] != '@')
 			continue;   /* paths: the baseline's row */
-		snprintf(name, sizeof(name), "network.unix %.*s", (int)r->len, r->key);
+		snprintf(name, sizeof(name), "network.unix %s", p->net_unix.items[i]);
 		if (row(t, o->abi >= 6 ? LL_DIFFERS : LL_WEAKER, name, "%s", o->abi >= 6 ?
 			"an abstract socket outside the cage stays unreachable, listed or not "
 			"(Landlock's abstract-socket scope, ABI 6)" : "Landlock before ABI 6 cannot "
@@ -141,7 +139,7 @@ static int policy_rows(const struct compiled_policy *cp, const struct ll_opts *o
 		"I/O, its own namespaces' mounts), which only BPF LSM's capability programs "
 		"hold; name another user"))
 		return -1;
-	if (file_rows(&cp->rs, o, t) || unix_rows(&cp->rs, o, t))
+	if (file_rows(&cp->rs, o, t) || unix_rows(&cp->pol, o, t))
 		return -1;
 	if (cp->ns.n && row(t, LL_DIFFERS, "network.allow, network.deny", "held by the "
 			    "cgroup_skb programs, which drop every packet to or from a peer the "
