@@ -143,4 +143,11 @@ event "  ... reported as op=limit cpu, with the periods throttled" $D/c.json op=
 python3 -c 'import json,sys; c=[json.loads(l)["count"] for l in open(sys.argv[1]) if json.loads(l).get("path")=="cpu"]; assert c and sum(c) >= 5, c' $D/c.json \
 	&& ok "  ... at least 5 throttled periods counted" || no "  ... throttled count" "$(cat $D/c.json)"
 ! grep -q '"path":"cpu"' $D/m.json && ok "  ... and none under cpu: 1.5 above (one CPU here: never throttled)" || no "  ... cpu 1.5" "$(grep cpu $D/m.json)"
+# the Landlock enforcer on this kernel: 6.1's Landlock is ABI 2, below the
+# ABI 3 it needs (a read-only file could be truncated): refused, never run
+# weaker; auto (BPF LSM loads here) takes BPF LSM, as every suite shows
+out=$(cd $D && $AC run --enforcer landlock --accept-weaker --policy $D/c.yaml -- /bin/sh -c "touch $D/ll-ran" 2>&1); st=$?
+[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"Landlock is ABI 2"*"needs ABI 3"*) true;; *) false;; esac \
+	&& [ ! -e $D/ll-ran ] && ok "--enforcer landlock on 6.1 (Landlock ABI 2): 125, one line naming the ABI, never run" \
+	|| no "--enforcer landlock on ABI 2" "$st $out"
 rm -rf $D
