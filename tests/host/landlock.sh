@@ -13,7 +13,7 @@ ok() { pass=$((pass + 1)); echo "ok   - $1"; }
 no() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "       $2"; }
 pids=()
 cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in "${pids[@]}" $(cat "$T"/pid.* 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -34,8 +34,8 @@ listen() {
 s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1",0)); s.listen(64); print(s.getsockname()[1], flush=True)
 while True:
-    c,_=s.accept(); c.close()' > "$T/port.$1" &
-	pids+=($!)
+    c,_=s.accept(); c.close()' > "$T/port.$1" 2> /dev/null &
+	echo $! > "$T/pid.$1"   # (a command substitution runs this: pids+= would not stay)
 	for _ in $(seq 100); do [ -s "$T/port.$1" ] && break; sleep 0.05; done
 	cat "$T/port.$1"
 }
