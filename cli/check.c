@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "diag.h"
 #include "enforce/landlock.h"
+#include "enforce/llaudit.h"
 #include "enforcer.h"
 #include "event/json.h"
 #include "policy/compile.h"
@@ -138,12 +139,17 @@ static int landlock_of(const char *file, int no_pty, struct ll_table *t)
 				     .resolve_links = 1 };
 	struct compiled_policy c;
 	struct ll_opts o = { .abi = ac_landlock_abi(NULL), .no_pty = no_pty, .fresh = fresh };
-	struct ac_error e;
+	struct ac_error e, ee;
+	struct ac_llaudit la;
 	int ret;
 
 	if (!vars.cwd || policy_compile(&src, &c, &e))
 		return -1;
 	o.privileged = enforcer_privileged(c.pol.user);
+	/* would a run by this caller, here, get the kernel's Landlock records? */
+	o.events = !ac_llaudit_open(&la, NULL, NULL, &ee);
+	o.no_events = o.events ? NULL : ee.msg;
+	ac_llaudit_close(&la);
 	ret = ll_table_build(&c, &o, t);
 	compiled_policy_free(&c);
 	return ret;

@@ -201,7 +201,7 @@ void launch_child(const struct launch *l, int err_fd, const sigset_t *old)
 	 * (its read-only, noexec view of the policy), and enters its domain
 	 * before the descriptors (the ruleset's among them) are closed. */
 	if ((!l->unprivileged && ac_ns_enter(iso, &f)) ||
-	    (l->ll && ac_landlock_mounts(l->ll, &f)) || ac_ns_pid_fork(iso, &f) ||
+	    (l->ll && ac_landlock_mounts(l->ll, &f)) || ac_ns_pid_fork(iso, l->ll ? err_fd : -1, &f) ||
 	    (l->procs_fd >= 0 ? ac_limits_join(l->procs_fd, &f) : join_daemon(l, &f)) ||
 	    ac_ns_keyring(&f) || (l->ll && ac_landlock_restrict(l->ll, &f)) ||
 	    ac_fds_close(err_fd, &f) ||

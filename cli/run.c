@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/prctl.h>
@@ -32,6 +33,7 @@
 #include "policy/compile.h"
 #include "proto/proto.h"
 #include "enforce/landlock.h"
+#include "enforce/llaudit.h"
 #include "enforcer.h"
 #include "runcage.h"
 #include "verbs.h"
@@ -71,6 +73,8 @@ struct run {
 	struct launch launch;      /* the agent's identity, environment, filter */
 	int enforcer;              /* the one in force: ENF_BPF_LSM or ENF_LANDLOCK */
 	struct ac_landlock ll;     /* ENF_LANDLOCK: the agent's domain and mounts */
+	struct ac_llaudit lla;     /* ENF_LANDLOCK: its denials, from kernel audit */
+	uint64_t overruns_reported, ll_second, ll_count, ll_over, ll_over_reported;
 	struct pty pty;            /* the agent's own terminal, when stdin is one */
 	int limits;                /* the cgroup limits were applied */
 	struct ac_limit_events lev;/* the cage's limit counters last seen */
@@ -133,22 +137,59 @@ static int64_t ns_of(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int on_event(void *ctx, void *data, size_t len)
+static void write_event(struct run *r, const struct ac_event *e, uint64_t t)
 {
-	struct run *r = ctx;
-	const struct ac_event *e = data;
-	uint64_t t;
-
-	if (len < sizeof(*e) - sizeof(e->path))
-		return 0;
-	t = e->ts_ns + r->clock_off;
 	if (r->opt.json)
 		event_write_json(stderr, e, r->cage.policy.pol.name, t);
 	else
 		event_write_plain(stderr, e, r->cage.policy.pol.name, t);
 	if (r->opt.events)
 		event_write_json(r->opt.events, e, r->cage.policy.pol.name, t);
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct run *r = ctx;
+	const struct ac_event *e = data;
+
+	if (len < sizeof(*e) - sizeof(e->path))
+		return 0;
+	write_event(r, e, e->ts_ns + r->clock_off);
 	return 0;
+}
+
+/* a denial from the kernel's Landlock audit records, within the cage's
+ * budget of events a second as the ring buffer's are */
+static void on_ll_event(void *ctx, const struct ac_event *e, uint64_t realtime_ns)
+{
+	struct run *r = ctx;
+	uint64_t second = realtime_ns / 1000000000;
+
+	if (second != r->ll_second) {
+		r->ll_second = second;
+		r->ll_count = 0;
+	}
+	if (++r->ll_count > loader_budget()) {
+		r->ll_over++;
+		return;
+	}
+	write_event(r, e, realtime_ns);
+}
+
+static void report_overruns(struct run *r)
+{
+	if (r->lla.overruns > r->overruns_reported) {
+		diag_warn("kernel audit records came faster than agentcage read them %llu times: "
+			  "Landlock denials may be missing from the events (decisions were not "
+			  "affected)", (unsigned long long)(r->lla.overruns - r->overruns_reported));
+		r->overruns_reported = r->lla.overruns;
+	}
+	if (r->ll_over > r->ll_over_reported) {
+		diag_warn("%llu Landlock denials of this cage not shown: over its budget of %u "
+			  "events a second (decisions were not affected)",
+			  (unsigned long long)(r->ll_over - r->ll_over_reported), loader_budget());
+		r->ll_over_reported = r->ll_over;
+	}
 }
 
 static void report_lost(struct run *r, int final)
@@ -187,6 +228,7 @@ static void report_lost(struct run *r, int final)
 			  (unsigned long long)(full - r->full_reported));
 		r->full_reported = full;
 	}
+	report_overruns(r);
 	if (final && diag_verbose)
 		diag_info("%llu file decisions taken from the directory cache",
 			  (unsigned long long)loader_stat(&r->ld, AC_STAT_DIR_HIT));
@@ -515,6 +557,10 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 	epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev);
 	ev.data.fd = loader_epoll_fd(&r->ld);
 	epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
+	if (r->lla.fd >= 0) {
+		ev.data.fd = r->lla.fd;
+		epoll_ctl(ep, EPOLL_CTL_ADD, r->lla.fd, &ev);
+	}
 	ifd = watch_limits(r, ep);
 	for (;;) {
 		int dfd = dns_refresh_fd(&r->dns), n, wait_ms = LOST_CHECK_MS;
@@ -543,6 +589,10 @@ static int wait_loop(struct run *r, pid_t pid, int sfd)
 
 			if (out[i].data.fd == dns_refresh_fd(&r->dns)) {
 				refresh_hosts(r);
+				continue;
+			}
+			if (out[i].data.fd == r->lla.fd && r->lla.fd >= 0) {
+				ac_llaudit_read(&r->lla);
 				continue;
 			}
 			if (out[i].data.fd == ifd && ifd >= 0) {
@@ -675,6 +725,29 @@ static int open_bpf_lsm(struct run *r, struct ac_error *e)
 	return cage_loader_open(&r->ld, 0, on_event, r, e);
 }
 
+/* The kernel's Landlock audit records, joined: NULL, or why they cannot
+ * come (in why). */
+static const char *open_ll_events(struct run *r, char *why, size_t len)
+{
+	struct ac_error e;
+
+	if (!ac_llaudit_open(&r->lla, on_ll_event, r, &e))
+		return NULL;
+	snprintf(why, len, "%s", e.msg);
+	return why;
+}
+
+static void landlock_info(const struct run *r, int abi, const char *why_not, size_t weaker,
+			  const char *no_events)
+{
+	diag_info("enforcer: landlock (ABI %d, %zu Landlock rules, %zu mounts)%s%s; file "
+		  "denials %s%s%s", abi, r->ll.nrules, r->ll.nmounts,
+		  why_not ? "; BPF LSM: " : "", why_not ? why_not : "",
+		  no_events ? "not reported: " : "reported from kernel audit records",
+		  no_events ? no_events : "", weaker ? "; weaker rows accepted with "
+		  "--accept-weaker (agentcage check --enforcer landlock lists them)" : "");
+}
+
 /* Landlock (files, exec, the baseline it reaches) and the packet programs
  * alone (network): refused, with the table, where the policy would hold
  * weaker and the caller did not accept that. why_not: BPF LSM's failure
@@ -683,10 +756,13 @@ static int open_landlock(struct run *r, struct compiled_policy *cp, const char *
 {
 	struct ll_opts o = { .abi = ac_landlock_abi(NULL), .privileged = r->launch.privileged,
 			     .no_pty = r->opt.no_pty, .fresh = r->tmpdir };
+	char why_ev[sizeof(((struct ac_error *)0)->msg)];
 	struct ll_table t;
 	struct ac_error e;
 	size_t weaker = 0;
 
+	o.no_events = open_ll_events(r, why_ev, sizeof(why_ev));
+	o.events = !o.no_events;
 	if (ll_table_build(cp, &o, &t)) {
 		diag_error_code(AC_E_NOMEM, "out of memory");
 		return -1;
@@ -704,7 +780,7 @@ static int open_landlock(struct run *r, struct compiled_policy *cp, const char *
 				"use a kernel that loads BPF LSM programs");
 		enforcer_table_print(stderr, &t, LL_WEAKER);
 		ll_table_free(&t);
-		return -1;
+		goto fail;
 	}
 	ll_table_free(&t);
 	if (ac_landlock_prepare(&cp->rs, &r->ll, &e) ||
@@ -714,15 +790,13 @@ static int open_landlock(struct run *r, struct compiled_policy *cp, const char *
 			ac_error_prefix(&e, "BPF LSM: %s; and", why_not);
 		diag_err(&e);
 		ac_landlock_free(&r->ll);
-		return -1;
+		goto fail;
 	}
-	if (why_not || weaker)
-		diag_info("enforcer: landlock (ABI %d, %zu Landlock rules, %zu mounts)%s%s%s%s",
-			  o.abi, r->ll.nrules, r->ll.nmounts, why_not ? "; BPF LSM: " : "",
-			  why_not ? why_not : "", weaker ? "; weaker rows accepted with "
-			  "--accept-weaker (agentcage check --enforcer landlock lists them)" : "",
-			  "");
+	landlock_info(r, o.abi, why_not, weaker, o.no_events);
 	return 0;
+fail:
+	ac_llaudit_close(&r->lla);
+	return -1;
 }
 
 /* The enforcer the options ask for, its programs loaded: 0, or -1
@@ -804,6 +878,29 @@ static void destroy_cage(struct run *r)
 	loader_close(&r->ld);
 }
 
+/* The cage is gone: the Landlock records still on their way (kauditd
+ * sends them after the call), until the kernel has freed the cage's
+ * domains and nothing came for 100 ms, at most 2 s; then what the kernel
+ * counted and no record showed. */
+static void ll_events_drain(struct run *r)
+{
+	struct pollfd p = { .fd = r->lla.fd, .events = POLLIN };
+	int64_t end = ns_of(CLOCK_MONOTONIC) + 2000000000;
+
+	while (r->lla.fd >= 0 && ns_of(CLOCK_MONOTONIC) < end &&
+	       (poll(&p, 1, 100) > 0 || ac_llaudit_pending(&r->lla)))
+		ac_llaudit_read(&r->lla);
+	ac_llaudit_close(&r->lla);
+	report_overruns(r);
+	if (ac_llaudit_pending(&r->lla))
+		diag_warn("the kernel did not free the cage's Landlock domain within 2 s: its last "
+			  "denials may be missing from the events");
+	if (r->lla.unreported)
+		diag_warn("%llu Landlock denials the kernel counted had no audit record (kernel "
+			  "audit dropped them: see 'lost' in auditctl -s)",
+			  (unsigned long long)r->lla.unreported);
+}
+
 /* Start cmd in the cage, and the guard; pid, or -1 (reported). On the way,
  * a signal that ends the run sets *ret to its status. */
 static pid_t start_command(struct run *r, char **cmd, int *guard_fd, const sigset_t *old,
@@ -844,12 +941,19 @@ static pid_t start_command(struct run *r, char **cmd, int *guard_fd, const sigse
 	}
 	close(err_p[1]);
 	err_p[1] = -1;
-	/* end of file: it executed cmd (the pipe is close-on-exec) */
-	if (read(err_p[0], &f, sizeof(f)) == sizeof(f)) {
+	/* end of file: it executed cmd (the pipe is close-on-exec); on the
+	 * way, under Landlock with isolate: [pid], the pid of PID 1 */
+	ac_llaudit_creator(&r->lla, pid);
+	while (read(err_p[0], &f, sizeof(f)) == sizeof(f)) {
+		if (!strcmp(f.step, "pid")) {
+			ac_llaudit_creator(&r->lla, f.err);
+			continue;
+		}
 		if (!strcmp(f.step, "exec"))
 			diag_error("cannot execute %s: %s", cmd[0], strerror(f.err));
 		else
 			diag_err((ac_child_fail_error(&f, &e), &e));
+		break;
 	}
 out:
 	for (int i = 0; i < 2; i++)
@@ -934,7 +1038,8 @@ static int via_daemon(struct run *r, char **cmd)
 int cmd_run(int argc, char **argv)
 {
 	struct run r = { .opt = { .mode_override = MODE_UNSET, .dns_max = NET_REFRESH_MAX },
-			 .launch = { .procs_fd = -1 }, .ll = { .fd = -1 } };
+			 .launch = { .procs_fd = -1 }, .ll = { .fd = -1 },
+			 .lla = { .fd = -1 } };
 	int argi, sfd = -1, ret = EXIT_AGENTCAGE, guard_fd = -1;
 	sigset_t mask, old;
 	pid_t pid;
@@ -1009,6 +1114,7 @@ out_cage:
 	if (sfd >= 0)
 		close(sfd);
 	destroy_cage(&r);
+	ll_events_drain(&r);
 out_tmp:
 	if (rm_tree(r.tmpdir))
 		diag_warn("cannot remove %s", r.tmpdir);

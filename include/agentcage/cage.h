@@ -71,6 +71,7 @@ enum ac_action { AC_DENIED = 1, AC_AUDITED = 2 };
 #define AC_EV_NET 2u         /* the net fields are set */
 #define AC_EV_ABSTRACT 4u    /* path is an abstract unix socket name (no leading NUL) */
 #define AC_EV_ARG 8u         /* arg is set (its meaning depends on op) */
+#define AC_EV_LANDLOCK 16u   /* userspace only: from the kernel's Landlock audit records */
 
 #define AC_UNIX_NAME_MAX 107     /* bytes of an abstract unix name after its leading NUL */
 #define AC_PKT_EVENTS_PER_SEC 20 /* dropped-packet events per cage and second; the rest are counted */

@@ -195,9 +195,6 @@ static const struct {
 	{ LL_WEAKER, LL_WEAKER, "exclusive locks and leases on read-only files", "flock(LOCK_EX) "
 	  "and F_SETLEASE work on any file the agent may read, so processes outside can be "
 	  "made to wait", NULL },
-	{ LL_WEAKER, LL_WEAKER, "file and exec events", "refusals of files and exec are not "
-	  "reported as events (agentcage does not read the kernel's Landlock audit records "
-	  "yet); dropped packets are", NULL },
 	{ LL_DIFFERS, LL_DIFFERS, "reload (SIGHUP)", "network rules change at once; a Landlock "
 	  "domain cannot change, so a reload that changes file or exec rules is refused and "
 	  "the old policy kept: restart the run", NULL },
@@ -212,6 +209,16 @@ int ll_table_build(const struct compiled_policy *cp, const struct ll_opts *o,
 	if (row(t, o->no_pty ? LL_WEAKER : LL_HOLDS, "terminal signals (TIOCSWINSZ, TIOCSIG)",
 		"%s", o->no_pty ? "with --no-pty the agent holds the caller's terminal and can "
 		"signal its foreground group through it" : "the agent has a pty of its own"))
+		goto fail;
+	if (o->events ? row(t, LL_DIFFERS, "file and exec events", "Landlock's refusals come "
+			    "from the kernel's audit records (\"enforcer\":\"landlock\"); what the "
+			    "cage's mounts refuse first has none: writes outside the write grants "
+			    "(EROFS), programs outside exec.allow and code mapped from elsewhere "
+			    "(noexec); nor have refusals by a Landlock domain another caged process "
+			    "makes for itself") :
+	    row(t, LL_WEAKER, "file and exec events", "refusals of files and exec are not "
+		"reported (%s); dropped packets are", o->no_events ? o->no_events :
+		"no Landlock audit records"))
 		goto fail;
 	for (size_t i = 0; i < sizeof(baseline) / sizeof(baseline[0]); i++) {
 		int old = o->abi < 6;

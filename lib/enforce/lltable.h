@@ -32,6 +32,8 @@ struct ll_opts {
 	int privileged;      /* the agent keeps root's capabilities (policy user root) */
 	int no_pty;          /* run --no-pty: the agent holds the caller's terminal */
 	const char *fresh;   /* ${CAGE_TMP}: made for the run, so there when it starts */
+	int events;          /* the kernel's Landlock audit records reach agentcage */
+	const char *no_events; /* else why not (NULL: no reason known) */
 };
 
 /* 0, or -1 (no memory). */

@@ -195,6 +195,8 @@ void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint6
 	fprintf(f, ",\"action\":\"%s\"", e->action == AC_AUDITED ? "audited" : "denied");
 	if (e->flags & AC_EV_UNRESOLVED)
 		fputs(",\"unresolved\":true", f);
+	if (e->flags & AC_EV_LANDLOCK)
+		fputs(",\"enforcer\":\"landlock\"", f);
 	fputs("}\n", f);
 	fflush(f);
 }

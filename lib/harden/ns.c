@@ -82,8 +82,9 @@ static void wait_and_exit(pid_t pid)
 	_exit(128 + WTERMSIG(st));
 }
 
-int ac_ns_pid_fork(unsigned isolate, struct ac_child_fail *f)
+int ac_ns_pid_fork(unsigned isolate, int report_fd, struct ac_child_fail *f)
 {
+	struct ac_child_fail me = { "pid", 0 };
 	pid_t pid;
 
 	if (!(isolate & POLICY_ISO_PID))
@@ -91,6 +92,9 @@ int ac_ns_pid_fork(unsigned isolate, struct ac_child_fail *f)
 	if ((pid = fork()) < 0)
 		return ac_child_fail_set(f, "fork (PID 1 of the pid namespace)", errno);
 	if (pid > 0) {
+		me.err = pid;
+		if (report_fd >= 0 && write(report_fd, &me, sizeof(me)) != sizeof(me))
+			kill(pid, SIGKILL);   /* then it exits with PID 1's status */
 		/* it holds nothing open: a pipe's end-of-file must follow PID 1 */
 		ac_fds_close(-1, NULL);
 		wait_and_exit(pid);

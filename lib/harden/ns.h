@@ -26,6 +26,8 @@ int ac_ns_keyring(struct ac_child_fail *f);
  * PID 1 of the namespace and gets 0 back (with mount, a fresh /proc is
  * mounted for it). The middle process never returns: it closes every
  * descriptor >= 3, waits for PID 1 and exits with its status (re-raising
- * its signal), reaping for it. */
-int ac_ns_pid_fork(unsigned isolate, struct ac_child_fail *f);
+ * its signal), reaping for it. With report_fd >= 0 it first writes there
+ * { step "pid", err: PID 1's pid as the caller's namespace sees it } (not a
+ * failure: the pid of the process that goes on). */
+int ac_ns_pid_fork(unsigned isolate, int report_fd, struct ac_child_fail *f);
 #endif

@@ -65,7 +65,7 @@ static int enter(void *arg)
 		return 14;
 	if ((b->isolate & POLICY_ISO_NET) && !loopback_works())
 		return 15;
-	if (ac_ns_pid_fork(b->isolate, &f))
+	if (ac_ns_pid_fork(b->isolate, -1, &f))
 		return 16;
 	if ((b->isolate & POLICY_ISO_PID) && getpid() != 1)
 		return 17;
@@ -104,7 +104,7 @@ static int pid_status(void *arg)
 	struct ac_child_fail f;
 
 	(void)arg;
-	if (ac_ns_enter(POLICY_ISO_PID, &f) || ac_ns_pid_fork(POLICY_ISO_PID, &f))
+	if (ac_ns_enter(POLICY_ISO_PID, &f) || ac_ns_pid_fork(POLICY_ISO_PID, -1, &f))
 		return 10;
 	_exit(getpid() == 1 ? 42 : 43);
 }
