@@ -12,8 +12,10 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   - $1"; }
 no() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "       $2"; }
 pids=()
+audit_old=""   # kernel audit as it was, once the events part has changed it
 cleanup() {
 	for p in "${pids[@]}" $(cat "$T"/pid.* 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+	[ -n "$audit_old" ] && python3 "$repo/tests/host/auditctl.py" "$audit_old" > /dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -174,6 +176,46 @@ check "mount is refused" mount $refused
 [ "$(cat "$W/secret")" = secret ] && [ ! -e /var/tmp/ac-ll-$$ ] && [ ! -e "$W/newtop" ] \
 	&& ok "nothing outside the grants changed" || no "nothing outside the grants changed"
 rm -f /var/tmp/ac-ll-$$ /dev/shm/ac-ll-$$
+
+# --- file denials as events, from the kernel's Landlock audit records ------
+# (the records exist only while kernel audit is on: on for this part, then
+# off, then as it was)
+events_of() { # events_of FILE PATH: the JSON events in FILE about PATH, one a line
+	python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    e=json.loads(l)
+    if e.get("path")==sys.argv[2]:
+        print(e["op"], e["action"], e.get("enforcer"), type(e["pid"]).__name__, e["comm"])' "$1" "$2"
+}
+audit_old=$(python3 "$repo/tests/host/auditctl.py" 1) || no "kernel audit turned on for the events part"
+sed 's/^files:/isolate: [pid]\nfiles:/' "$T/p.yaml" > "$T/iso.yaml"
+for pol in p iso; do
+	rm -f "$T/ll.json"
+	cage --accept-weaker --policy "$T/$pol.yaml" --events "$T/ll.json" -- python3 "$W/probe.py" \
+		read_secret=read:$W/secret read_public=read:$W/public
+	check "$pol.yaml, kernel audit on: the denied file is refused" read_secret $refused
+	check "  ... (control: its sibling is read)" read_public ok
+	[ "$(events_of "$T/ll.json" "$W/secret")" = "open_read denied landlock int python3" ] \
+		&& ok "  ... and its refusal is one event: open_read, denied, by landlock, with pid and comm" \
+		|| no "  ... one event for the refusal" "$(cat "$T/ll.json" 2>&1 | tail -n 5)"
+	[ -z "$(events_of "$T/ll.json" "$W/public")" ] && ok "  ... (control: no event for the sibling)" \
+		|| no "  ... no event for the sibling" "$(events_of "$T/ll.json" "$W/public")"
+	echo "$err" | grep -q "file denials reported from kernel audit records" \
+		&& ok "  ... and the start line says denials are reported" || no "  ... start line" "$err"
+done
+python3 "$repo/tests/host/auditctl.py" 0 > /dev/null
+rm -f "$T/ll.json"
+cage --accept-weaker --policy "$T/p.yaml" --events "$T/ll.json" -- python3 "$W/probe.py" \
+	read_secret=read:$W/secret read_public=read:$W/public
+check "kernel audit off: the denied file is refused all the same" read_secret $refused
+check "  ... (control: its sibling is read)" read_public ok
+echo "$err" | grep -q "file denials not reported: kernel audit is off; auditctl -e 1 turns it on" \
+	&& [ -z "$(events_of "$T/ll.json" "$W/secret")" ] \
+	&& ok "  ... no event, and the start line says why and how to turn them on" || no "  ... audit off said" "$err"
+out=$(cd "$W" && "$AC" check --enforcer landlock "$T/p.yaml" 2>&1)
+echo "$out" | grep -q "^  weaker   file and exec events: .*kernel audit is off" \
+	&& ok "  ... and check's table has the events row weaker, saying why" || no "  ... check's events row" "$out"
+python3 "$repo/tests/host/auditctl.py" "$audit_old" > /dev/null && audit_old=""
 
 # --- check --enforcer landlock --------------------------------------------
 out=$(cd "$W" && "$AC" check --enforcer landlock "$T/p.yaml" 2>&1); st=$?
