@@ -780,7 +780,7 @@ static int open_landlock(struct run *r, struct compiled_policy *cp, const char *
 				"use a kernel that loads BPF LSM programs");
 		enforcer_table_print(stderr, &t, LL_WEAKER);
 		ll_table_free(&t);
-		goto fail;
+		return -1;
 	}
 	ll_table_free(&t);
 	if (ac_landlock_prepare(&cp->rs, &r->ll, &e) ||
@@ -790,13 +790,10 @@ static int open_landlock(struct run *r, struct compiled_policy *cp, const char *
 			ac_error_prefix(&e, "BPF LSM: %s; and", why_not);
 		diag_err(&e);
 		ac_landlock_free(&r->ll);
-		goto fail;
+		return -1;
 	}
 	landlock_info(r, o.abi, why_not, weaker, o.no_events);
 	return 0;
-fail:
-	ac_llaudit_close(&r->lla);
-	return -1;
 }
 
 /* The enforcer the options ask for, its programs loaded: 0, or -1
@@ -1127,5 +1124,6 @@ out_tmp:
 		fclose(r.opt.events);
 	launch_free(&r.launch);
 	ac_landlock_free(&r.ll);
+	ac_llaudit_close(&r.lla);   /* (drained above once the agent ran) */
 	return ret;
 }
