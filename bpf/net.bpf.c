@@ -243,13 +243,88 @@ int ac_ingress(struct __sk_buff *skb)
 	return skb_verdict(skb, 0);
 }
 
-/* ---- sockets: BPF LSM ---- */
-
+/* -EPERM (an event), or 0 in audit mode (an event too) */
 static __always_inline int net_verdict(struct ac_cage *c, __u64 cgid, __u32 op,
 				       const struct ac_event_net *peer)
 {
 	return verdict_net(c, NULL, cgid, op, 0, 0, peer);
 }
+
+/* ---- socket addresses: cgroup sock_addr, where BPF LSM is not loaded ----
+ *
+ * The Landlock enforcer's counterpart of the socket_connect, socket_bind
+ * and socket_sendmsg hooks below: attached to the cage's cgroup (with
+ * LOADER_SOCK_ADDR), they refuse a peer the policy does not allow up front,
+ * EPERM and an event with the task's pid, instead of a packet dropped and a
+ * connect that times out. The packet programs still hold what these do not
+ * see: connections made before a reload narrowed the policy, and datagrams
+ * of sockets with no sendmsg hook (ping). Both run on the socket's cgroup,
+ * so a socket made outside the cage and handed in is neither's. 1 lets the
+ * call through, 0 fails it with EPERM. */
+static __always_inline int addr_verdict(struct bpf_sock_addr *ctx, __u32 op, int v6)
+{
+	struct ac_event_net peer = {};
+	struct ac_cage *c;
+	__u64 cgid;
+
+	c = current_cage(&cgid);
+	if (!c)
+		return 1;   /* a task outside the cages on a caged socket: the packets decide */
+	peer.proto = ctx->protocol;
+	peer.type = ctx->type;
+	peer.port = bpf_ntohs(ctx->user_port);
+	if (v6) {
+		__u32 a[4] = { ctx->user_ip6[0], ctx->user_ip6[1], ctx->user_ip6[2],
+			       ctx->user_ip6[3] };
+
+		__builtin_memcpy(peer.addr, a, 16);
+		peer.family = AF_INET6_;
+	} else {
+		set_v4(peer.addr, ctx->user_ip4);
+		peer.family = AF_INET_;
+	}
+	if (net_decide(c->net_policy, &peer, 0) == AC_NET_ALLOW)
+		return 1;
+	return net_verdict(c, cgid, op, &peer) ? 0 : 1;
+}
+
+SEC("cgroup/connect4")
+int ac_connect4(struct bpf_sock_addr *ctx)
+{
+	return addr_verdict(ctx, AC_OP_CONNECT, 0);
+}
+
+SEC("cgroup/connect6")
+int ac_connect6(struct bpf_sock_addr *ctx)
+{
+	return addr_verdict(ctx, AC_OP_CONNECT, 1);
+}
+
+SEC("cgroup/sendmsg4")
+int ac_sendmsg4(struct bpf_sock_addr *ctx)
+{
+	return addr_verdict(ctx, AC_OP_SEND, 0);
+}
+
+SEC("cgroup/sendmsg6")
+int ac_sendmsg6(struct bpf_sock_addr *ctx)
+{
+	return addr_verdict(ctx, AC_OP_SEND, 1);
+}
+
+SEC("cgroup/bind4")
+int ac_bind4(struct bpf_sock_addr *ctx)
+{
+	return addr_verdict(ctx, AC_OP_BIND, 0);
+}
+
+SEC("cgroup/bind6")
+int ac_bind6(struct bpf_sock_addr *ctx)
+{
+	return addr_verdict(ctx, AC_OP_BIND, 1);
+}
+
+/* ---- sockets: BPF LSM ---- */
 
 static __always_inline int check_unix_bind(struct ac_cage *c, __u64 cgid, struct sockaddr *sa,
 					   int addrlen);

@@ -785,7 +785,7 @@ static int open_landlock(struct run *r, struct compiled_policy *cp, const char *
 	ll_table_free(&t);
 	if (ac_landlock_prepare(&cp->rs, &r->ll, &e) ||
 	    launch_landlock(&r->launch, &r->ll, &cp->pol, &e) ||
-	    cage_loader_open(&r->ld, LOADER_NO_LSM, on_event, r, &e)) {
+	    cage_loader_open(&r->ld, LOADER_NO_LSM | LOADER_SOCK_ADDR, on_event, r, &e)) {
 		if (why_not && e.code && !strcmp(e.code, AC_E_KERNEL_NO_LANDLOCK))
 			ac_error_prefix(&e, "BPF LSM: %s; and", why_not);
 		diag_err(&e);

@@ -141,11 +141,10 @@ static int policy_rows(const struct compiled_policy *cp, const struct ll_opts *o
 		return -1;
 	if (file_rows(&cp->rs, o, t) || unix_rows(&cp->pol, o, t))
 		return -1;
-	if (cp->ns.n && row(t, LL_DIFFERS, "network.allow, network.deny", "held by the "
-			    "cgroup_skb programs, which drop every packet to or from a peer the "
-			    "policy does not allow: a connect() to one times out instead of failing "
-			    "at once with EPERM, and bind() to an address it does not allow works "
-			    "though no packet passes"))
+	if (cp->ns.n && row(t, LL_DIFFERS, "network.allow, network.deny", "held by cgroup "
+			    "BPF programs on the cage's cgroup: connect, bind and UDP sendmsg to a "
+			    "peer the policy does not allow fail with EPERM (an event), and every "
+			    "packet to or from one is dropped"))
 		return -1;
 	return 0;
 }
@@ -170,6 +169,10 @@ static const struct {
 	{ LL_WEAKER, LL_WEAKER, "abstract unix sockets bound in the cage", "processes outside "
 	  "may connect to any abstract name the cage binds; BPF LSM allows that only for the "
 	  "names network.unix lists", NULL },
+	{ LL_WEAKER, LL_WEAKER, "IP sockets handed in from outside the cage", "the network "
+	  "programs go by the socket's cgroup: a socket made outside the cage and passed in "
+	  "over a unix socket reaches any peer; BPF LSM checks every connect, bind and "
+	  "sendmsg of a caged task", NULL },
 	{ LL_HOLDS, LL_HOLDS, "ptrace of tasks outside the cage", "Landlock allows ptrace "
 	  "(and /proc/PID/environ, maps, mem, fd, process_vm_readv) only within the cage's "
 	  "domain", NULL },

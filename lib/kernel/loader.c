@@ -28,14 +28,18 @@ static int hook_nargs(const struct btf *btf, const char *name)
 	return -1;
 }
 
-/* The network object's LSM programs, each with its own autoload switch. */
-static void net_lsm_autoload(struct net_bpf *n, bool on)
+/* The network object's LSM programs, and its sock_addr ones (for the
+ * cage's cgroup, where no LSM program checks the same calls), each with
+ * its own autoload switch. */
+static void net_autoload(struct net_bpf *n, bool lsm, bool sock_addr)
 {
 	struct bpf_program *p;
 
 	bpf_object__for_each_program(p, n->obj)
 		if (bpf_program__type(p) == BPF_PROG_TYPE_LSM)
-			bpf_program__set_autoload(p, on);
+			bpf_program__set_autoload(p, lsm);
+		else if (bpf_program__type(p) == BPF_PROG_TYPE_CGROUP_SOCK_ADDR)
+			bpf_program__set_autoload(p, sock_addr);
 }
 
 static void load_error(int ret, char *err, size_t errlen)
@@ -255,7 +259,8 @@ int loader_open(struct loader *l, uint64_t parent_cgid, uint32_t parent_level, i
 	l->net->rodata->cage_parent_level = parent_level;
 	l->net->rodata->scratch_task_only = !!(flags & LOADER_TASK_SCRATCH);
 	l->net->rodata->cage_events_per_sec = events_per_sec;
-	net_lsm_autoload(l->net, !(flags & LOADER_NO_LSM));
+	net_autoload(l->net, !(flags & LOADER_NO_LSM),
+		     (flags & (LOADER_NO_LSM | LOADER_SOCK_ADDR)) == (LOADER_NO_LSM | LOADER_SOCK_ADDR));
 	apply_sizes(NULL, l->net);
 	if (l->skel) {
 		/* one set of cages, events, stats and scratch maps for both objects */
@@ -300,6 +305,21 @@ fail:
 	return -1;
 }
 
+/* The sock_addr programs, where they were loaded; 0 or -1 (errno). */
+static int attach_addr(struct loader *l, int fd, struct cage_links *cl)
+{
+	struct bpf_program *p[LOADER_ADDR_PROGS] = {
+		l->net->progs.ac_connect4, l->net->progs.ac_connect6, l->net->progs.ac_sendmsg4,
+		l->net->progs.ac_sendmsg6, l->net->progs.ac_bind4, l->net->progs.ac_bind6 };
+
+	if (!bpf_program__autoload(p[0]))
+		return 0;
+	for (int i = 0; i < LOADER_ADDR_PROGS; i++)
+		if (!(cl->addr[i] = bpf_program__attach_cgroup(p[i], fd)))
+			return -1;
+	return 0;
+}
+
 int loader_attach_cgroup(struct loader *l, const char *path, struct cage_links *cl,
 			 char *err, size_t errlen)
 {
@@ -310,6 +330,7 @@ int loader_attach_cgroup(struct loader *l, const char *path, struct cage_links *
 		return -1;
 	}
 	cl->ingress = cl->dev = NULL;
+	memset(cl->addr, 0, sizeof(cl->addr));
 	if (l->adopted) {
 		ret = loader_adopted_attach(l, fd, cl);
 		close(fd);
@@ -324,8 +345,9 @@ int loader_attach_cgroup(struct loader *l, const char *path, struct cage_links *
 	/* the device program: skeleton attach skips cgroup/dev programs */
 	if (cl->ingress && l->skel)
 		cl->dev = bpf_program__attach_cgroup(l->skel->progs.ac_device, fd);
+	ret = cl->ingress && (l->skel || !attach_addr(l, fd, cl));
 	close(fd);
-	if (!cl->egress || !cl->ingress || (l->skel && !cl->dev)) {
+	if (!ret || (l->skel && !cl->dev)) {
 		snprintf(err, errlen, "cannot attach the packet and device programs to cgroup %s: %s", path,
 			 strerror(errno));
 		loader_detach_cgroup(cl);
@@ -575,6 +597,10 @@ void loader_detach_cgroup(struct cage_links *cl)
 	bpf_link__destroy(cl->dev);
 	bpf_link__destroy(cl->ingress);
 	bpf_link__destroy(cl->egress);
+	for (int i = 0; i < LOADER_ADDR_PROGS; i++) {
+		bpf_link__destroy(cl->addr[i]);
+		cl->addr[i] = NULL;
+	}
 	cl->ingress = cl->egress = cl->dev = NULL;
 }
 

@@ -47,9 +47,13 @@ struct loader {
 enum loader_cg_prog { LOADER_EGRESS, LOADER_INGRESS, LOADER_DEVICE, LOADER_CG_PROGS };
 
 /* the packet programs and the device program attached to one cage's cgroup */
+#define LOADER_ADDR_PROGS 6
+
 struct cage_links {
 	struct bpf_link *egress, *ingress;
 	struct bpf_link *dev;       /* NULL with LOADER_NO_LSM */
+	/* connect, sendmsg and bind, v4 and v6: LOADER_SOCK_ADDR only */
+	struct bpf_link *addr[LOADER_ADDR_PROGS];
 };
 
 /* the ring buffer's callback: on_event, at most LOADER_POLL_MAX times a poll */
@@ -58,6 +62,9 @@ int loader_sample(void *ctx, void *data, size_t len);
 enum loader_flags {
 	LOADER_NO_LSM = 1,   /* cgroup_skb programs only (host tests and benchmarks) */
 	LOADER_TASK_SCRATCH = 2,   /* tests: never the per-CPU scratch, always the task's own */
+	/* with LOADER_NO_LSM: the cgroup sock_addr programs too, which refuse a
+	 * peer up front (EPERM) where no LSM program does (the Landlock enforcer) */
+	LOADER_SOCK_ADDR = 4,
 };
 
 

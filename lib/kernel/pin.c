@@ -113,11 +113,18 @@ int pin_loader(struct loader *l, const char *dir, struct ac_error *e)
 	return pin_maps(l->net->obj, dir, e);
 }
 
+/* the sock_addr links, in struct cage_links' order */
+static const char *const addr_link_name[LOADER_ADDR_PROGS] = {
+	"connect4", "connect6", "sendmsg4", "sendmsg6", "bind4", "bind6" };
+
 int pin_cage_links(const struct cage_links *cl, const char *dir, struct ac_error *e)
 {
 	if (pin_link(cl->egress, dir, "egress", e) || pin_link(cl->ingress, dir, "ingress", e) ||
 	    pin_link(cl->dev, dir, "device", e))
 		return -1;
+	for (int i = 0; i < LOADER_ADDR_PROGS; i++)
+		if (pin_link(cl->addr[i], dir, addr_link_name[i], e))
+			return -1;
 	return 0;
 }
 

@@ -93,3 +93,21 @@ Test(lltable, unix_names_and_no_pty)
 	cr_assert_eq(level_of(&t, "terminal signals"), LL_HOLDS);
 	ll_table_free(&t);
 }
+
+Test(lltable, network_rows)
+{
+	struct ll_table t = table("network:\n  allow: [\"10.0.0.0/8:443/tcp\"]\n",
+				  (struct ll_opts){ .abi = 7 });
+
+	cr_assert_eq(level_of(&t, "network.allow, network.deny"), LL_DIFFERS);
+	for (size_t i = 0; i < t.n; i++)
+		if (!strcmp(t.rows[i].what, "network.allow, network.deny"))
+			cr_assert(strstr(t.rows[i].how, "EPERM"), "%s", t.rows[i].how);
+	cr_assert_eq(level_of(&t, "IP sockets handed in"), LL_WEAKER);
+	ll_table_free(&t);
+	/* no network rules: no network row, the handed-in sockets' row stays */
+	t = table("files:\n  read: [/usr]\n", (struct ll_opts){ .abi = 7 });
+	cr_assert_eq(level_of(&t, "network.allow, network.deny"), -1);
+	cr_assert_eq(level_of(&t, "IP sockets handed in"), LL_WEAKER);
+	ll_table_free(&t);
+}
