@@ -42,6 +42,12 @@ while True:
 	cat "$T/port.$1"
 }
 PA=$(listen a) PB=$(listen b)
+# ports no one listens on: a UDP peer the policy allows (P_UDP) and one it does
+# not (P_UDP2), a port the policy lets the agent bind (P_BIND) and one not (P_BIND2)
+read -r P_UDP P_UDP2 P_BIND P_BIND2 < <(python3 -c 'import socket
+ss=[socket.socket() for _ in range(4)]
+for s in ss: s.bind(("127.0.0.1",0))
+print(*[s.getsockname()[1] for s in ss])')
 # a process outside the cage, of the agent's own uid: only the cage keeps it out
 setpriv --reuid 65534 --regid 65534 --clear-groups sleep 600 & OUT=$!; pids+=($OUT)
 
@@ -65,7 +71,7 @@ files:
 exec:
   allow: [/usr/bin, /bin]
 network:
-  allow: [127.0.0.1:$PA/tcp]
+  allow: [127.0.0.1:$PA/tcp, 127.0.0.1:$P_UDP/udp, 127.0.0.1:$P_BIND/tcp]
 EOF
 
 # cage [OPTIONS] -- ARGS: agentcage run in $W, stdout in $out, stderr in $err
@@ -130,6 +136,9 @@ cage --accept-weaker --policy "$T/p.yaml" --events "$T/ev.json" -- python3 "$W/p
 	copy=copy:/usr/bin/true,$W/sub/t exec_copy=exec:$W/sub/t exec_true=exec:/usr/bin/true \
 	mapx_copy=mapx:$W/sub/t mapx_libc=mapx:$libc \
 	connect_a=connect:127.0.0.1,$PA connect_b=connect:127.0.0.1,$PB \
+	connect6_a=connect:::ffff:127.0.0.1,$PA connect6_b=connect:::ffff:127.0.0.1,$PB \
+	sendto_a=sendto:127.0.0.1,$P_UDP sendto_b=sendto:127.0.0.1,$P_UDP2 \
+	udp_b=udp:127.0.0.1,$P_UDP2 bind_a=bind:127.0.0.1,$P_BIND bind_b=bind:127.0.0.1,$P_BIND2 \
 	inet=socket:2,1,0 mptcp=socket:2,1,262 packet=socket:17,3,0 \
 	nl_route=socket:16,3,0 nl_audit=socket:16,3,9 uring=uring: \
 	kill_out=kill:$OUT environ_out=read:/proc/$OUT/environ environ_self=read:/proc/self/environ \
@@ -158,9 +167,16 @@ check "  ... (control: /usr/bin/true, in exec.allow, executes)" exec_true ok
 check "  ... nor mapped as code" mapx_copy $refused
 check "  ... (control: libc, in exec.libraries, is mapped as code)" mapx_libc ok
 check "a connection to the allowed peer works" connect_a ok
-check "  ... and to a peer the policy does not allow is dropped" connect_b "timeout errno ETIMEDOUT"
-grep -q "\"addr\":\"127.0.0.1\",\"port\":$PB,\"proto\":\"tcp\",\"action\":\"denied\"" "$T/ev.json" 2>/dev/null && ok "  ... and reported as an event" \
-	|| no "  ... reported as an event" "$(head -c 400 "$T/ev.json" 2>/dev/null)"
+check "  ... and to a peer the policy does not allow is refused at once" connect_b "errno EPERM"
+grep -q "\"pid\":[1-9][0-9]*,.*\"op\":\"connect\",\"family\":\"inet\",\"addr\":\"127.0.0.1\",\"port\":$PB,\"proto\":\"tcp\",\"action\":\"denied\"" "$T/ev.json" 2>/dev/null && ok "  ... and reported as a connect event with the agent's pid" \
+	|| no "  ... reported as an event" "$(grep -m1 '"port":'$PB "$T/ev.json" 2>/dev/null || head -c 400 "$T/ev.json" 2>/dev/null)"
+check "the same two peers through an IPv6 socket (v4-mapped): the allowed one works" connect6_a ok
+check "  ... the other refused" connect6_b "errno EPERM"
+check "a UDP datagram to a peer the policy allows is sent" sendto_a ok
+check "  ... and to one it does not, refused" sendto_b "errno EPERM"
+check "  ... and a UDP connect to that one too" udp_b "errno EPERM"
+check "a bind to an address the policy allows works" bind_a ok
+check "  ... and to another refused" bind_b "errno EPERM"
 check "an inet socket is created" inet ok
 check "  ... an MPTCP one refused" mptcp "errno EPERM"
 check "  ... and a packet socket" packet "errno EAFNOSUPPORT"
@@ -261,7 +277,7 @@ for _ in $(seq 100); do grep -q connect_b "$W/sub/out" 2>/dev/null && break; sle
 out=$(cat "$W/sub/out" 2>/dev/null)
 check "the agent, agentcage gone: the denied file stays refused" read_secret $refused
 check "  ... (control: its sibling is read)" read_public ok
-check "  ... the disallowed peer stays dropped" connect_b "timeout errno ETIMEDOUT"
+check "  ... the disallowed peer stays refused" connect_b "errno EPERM"
 check "  ... (control: the allowed peer is reached)" connect_a ok
 if [ -n "$cage_dir" ]; then
 	echo 1 > "$cage_dir/cgroup.kill" 2>/dev/null
@@ -294,7 +310,7 @@ out=$(cat "$W/sub/out" 2>/dev/null)
 [ $st = 0 ] && grep -q "policy reloaded" "$T/err.reload" && ok "a reload of the network part is taken live" \
 	|| no "network reload" "$st $(cat "$T/err.reload")"
 check "  ... the newly allowed peer is reached" connect_b ok
-check "  ... and the one allowed before is dropped now" connect_a "timeout errno ETIMEDOUT"
+check "  ... and the one allowed before is refused now" connect_a "errno EPERM"
 check "  ... (the file rules as before: a read)" read_public ok
 
 [ -z "$(find "$cg2/agentcage" -mindepth 1 -maxdepth 1 -type d -name '*-*' 2>/dev/null)" ] \

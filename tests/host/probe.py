@@ -23,6 +23,20 @@ def connect(arg, kind=socket.SOCK_STREAM):
     s.close()
 
 
+def sendto(arg):
+    host, port = arg.rsplit(",", 1)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.sendto(b"x", (host, int(port)))
+    s.close()
+
+
+def bind(arg):
+    host, port = arg.rsplit(",", 1)
+    s = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    s.bind((host, int(port)))
+    s.close()
+
+
 def mapx(path):
     with open(path, "rb") as f:
         mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ | mmap.PROT_EXEC)
@@ -84,6 +98,8 @@ ACTIONS = {
     "mapx": mapx,
     "connect": connect,
     "udp": lambda a: connect(a, socket.SOCK_DGRAM),
+    "sendto": sendto,
+    "bind": bind,
     "socket": sock,
     "uring": uring,
     "kill": lambda a: os.kill(int(a), signal.SIGTERM),
