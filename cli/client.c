@@ -340,9 +340,9 @@ static void status_plain(json_object *out)
 	json_object *cages, *pr;
 
 	json_object_object_get_ex(out, "problems", &pr);
-	printf("daemon pid %lld, pins %s: %lld program links pinned; BPF LSM %s\n",
+	printf("daemon pid %lld, pins %s: %lld program links pinned; BPF LSM %s; enforcer %s\n",
 	       (long long)num(out, "pid"), str(out, "pins"), (long long)num(out, "lsm_links"),
-	       str(out, "bpf_lsm"));
+	       str(out, "bpf_lsm"), str(out, "enforcer"));
 	for (size_t i = 0; i < json_object_array_length(pr); i++)
 		printf("  MISSING: %s\n", json_object_get_string(json_object_array_get_idx(pr, i)));
 	json_object_object_get_ex(out, "cages", &cages);
@@ -390,6 +390,8 @@ int cmd_status(int argc, char **argv)
 	json_object_object_add(out, "bpf_lsm", json_object_new_string(
 		lsm_bpf_active(err, sizeof(err)) ? "not active" : "active"));
 	json_object_object_add(out, "lsm_links", json_object_new_int(lsm_links(str(r, "pins"), pr)));
+	/* the daemon's cages are held by BPF LSM alone (agentcage-daemon(8)) */
+	json_object_object_add(out, "enforcer", json_object_new_string("bpf-lsm"));
 	snprintf(p, sizeof(p), "%s/map-cages", str(r, "pins"));
 	if ((fd = bpf_obj_get(p)) < 0)
 		problem(pr, "cannot open the pinned cages map %s: %s%s", p, strerror(errno),

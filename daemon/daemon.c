@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <systemd/sd-daemon.h>
 #include "../cli/diag.h"
+#include "../cli/enforcer.h"
 #include "../cli/verbs.h"
 #include "daemon.h"
 #include "event/event.h"
@@ -35,6 +36,7 @@ static void daemon_usage(FILE *f)
 	      "                        [--events-max MIB] [--cage-events N] [--metrics ADDR:PORT]\n"
 	      "                        [--max-cages N] [--max-rules N] [--max-net-rules N]\n"
 	      "                        [--ring-buffer MIB] [--dns-refresh SECONDS] [--json]\n"
+	      "                        [--enforcer auto|bpf-lsm]\n"
 	      "Confine every agent of the host: one set of BPF programs, one named cage per\n"
 	      "DIR/*.yaml (cgroup <cgroup2>/agentcage/NAME), a control socket for ls, status\n"
 	      "and reload. Changes in DIR and SIGHUP re-read it; SIGTERM ends the daemon and\n"
@@ -56,6 +58,9 @@ static void daemon_usage(FILE *f)
 	      "                    waits there while no daemon runs\n"
 	      "  --dns-refresh S   re-resolve the cages' hostnames at least every S seconds\n"
 	      "                    (default 300; sooner when their DNS TTL runs out)\n"
+	      "  --enforcer E      auto (the default) or bpf-lsm: the daemon enforces with BPF\n"
+	      "                    LSM only, and exits where it cannot load; Landlock domains\n"
+	      "                    belong to the processes that make them (agentcage run)\n"
 	      "The capacities are the kernel maps' sizes, set when the programs are loaded;\n"
 	      "a daemon that adopts a pinned set keeps that set's.\n", f);
 }
@@ -139,6 +144,7 @@ static json_object *cage_json(struct daemon *d, const struct dcage *c)
 	json_object_object_add(o, "name", json_object_new_string(c->name));
 	json_object_object_add(o, "file", json_object_new_string(c->file));
 	json_object_object_add(o, "mode", json_object_new_string(c->cage.audit ? "audit" : "enforce"));
+	json_object_object_add(o, "enforcer", json_object_new_string("bpf-lsm"));
 	json_object_object_add(o, "generation", json_object_new_int64((int64_t)c->generation));
 	json_object_object_add(o, "policy_id", json_object_new_int64(c->cage.policy_id));
 	json_object_object_add(o, "net_policy_id", json_object_new_int64(c->cage.net_id));
@@ -332,8 +338,9 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "max-net-rules", required_argument, NULL, 'N' },
 		{ "ring-buffer", required_argument, NULL, 'Q' },
 		{ "dns-refresh", required_argument, NULL, 'D' },
+		{ "enforcer", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' }, { 0 } };
-	int c;
+	int c, enf;
 
 	d->dir = DAEMON_POLICY_DIR;
 	d->dns_max = NET_REFRESH_MAX;
@@ -358,6 +365,17 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 			}
 			setvbuf(d->events, NULL, _IOLBF, 0);
 			break;
+		case 'E':
+			if (enforcer_parse(optarg, &enf))
+				return -1;
+			if (enf == ENF_LANDLOCK) {
+				diag_error_code(AC_E_USAGE, "the daemon enforces with BPF LSM only: a "
+						"Landlock domain belongs to the process that makes it, "
+						"not to a cgroup; run each agent with 'agentcage run "
+						"--enforcer landlock' instead");
+				return -1;
+			}
+			break;
 		case 'h': daemon_usage(stdout); exit(0);
 		default:
 			diag_error_code(AC_E_USAGE, "bad option; see 'agentcage daemon --help'");
@@ -371,6 +389,10 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 	return 0;
 }
 
+/* where BPF LSM cannot be had: what still works on such a kernel */
+#define NO_LSM_HINT "; without BPF LSM, start each agent with 'agentcage run', which falls " \
+	"back to the Landlock enforcer"
+
 /* the programs, once for the host, pinned under <bpffs>/agentcage/daemon */
 static int load(struct daemon *d)
 {
@@ -378,7 +400,7 @@ static int load(struct daemon *d)
 	struct ac_error e = { 0 };
 
 	if (lsm_bpf_active(err, sizeof(err))) {
-		diag_error_code(AC_E_KERNEL_NO_BPF_LSM, "%s", err);
+		diag_error_code(AC_E_KERNEL_NO_BPF_LSM, "%s" NO_LSM_HINT, err);
 		return -1;
 	}
 	if (pin_root(root, sizeof(root), &e)) {
@@ -398,6 +420,8 @@ static int load(struct daemon *d)
 	d->sizes.owners_per_cage = LOADER_OWNERS_PER_CAGE;   /* no cage takes the others' */
 	loader_set_sizes(&d->sizes);
 	if (cage_loader_open(&d->ld, 0, daemon_on_event, d, &e)) {
+		if (e.code && !strcmp(e.code, AC_E_KERNEL_REFUSED))
+			snprintf(e.msg + strlen(e.msg), sizeof(e.msg) - strlen(e.msg), NO_LSM_HINT);
 		diag_err(&e);
 		d->pins[0] = 0;
 		return -1;

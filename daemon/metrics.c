@@ -155,6 +155,8 @@ static void body(struct daemon *d, struct text *t)
 		runs += d->runs[i] != NULL;
 	add(t, "# HELP agentcage_cages Cages the daemon enforces.\n# TYPE agentcage_cages gauge\n"
 	    "agentcage_cages %zu\n", d->ncages);
+	add(t, "# HELP agentcage_enforcer The kernel mechanism that holds the daemon's cages.\n"
+	    "# TYPE agentcage_enforcer gauge\nagentcage_enforcer{enforcer=\"bpf-lsm\"} 1\n");
 	add(t, "# HELP agentcage_runs Runs (agentcage run --cage) going on.\n"
 	    "# TYPE agentcage_runs gauge\nagentcage_runs %d\n", runs);
 	add(t, "# HELP agentcage_decisions_total Denied or audited accesses, as reported by the "

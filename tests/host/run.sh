@@ -154,10 +154,18 @@ out=$("$AC" --bogus check 2>&1); [ $? = 125 ] && case "$out" in *"--bogus"*) tru
 mkdir -p "$T/pol"; printf 'name: hosttest\nfiles:\n  read: [/usr]\n' > "$T/pol/a.yaml"
 if [ "${probe_st:-1}" != 0 ]; then
 	out=$("$AC" daemon --policy-dir "$T/pol" --socket "$T/d.sock" 2>&1); st=$?
-	[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"BPF LSM"*) true;; *) false;; esac \
-		&& ok "daemon exits 125 with a one-line error where BPF LSM cannot be loaded" || no "daemon fails closed" "$st $out"
+	[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"BPF LSM"*"start each agent with 'agentcage run', which falls back to the Landlock enforcer") true;; *) false;; esac \
+		&& ok "daemon exits 125 with a one-line error where BPF LSM cannot be loaded, naming what still works" || no "daemon fails closed" "$st $out"
 	[ ! -e "$T/d.sock" ] && [ ! -e /sys/fs/cgroup/agentcage/hosttest ] && ok "  ... leaving no socket nor cgroup" || no "  ... leftovers"
 fi
+out=$("$AC" daemon --enforcer landlock --policy-dir "$T/pol" --socket "$T/d.sock" 2>&1); st=$?
+[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && case "$out" in *"BPF LSM only"*"agentcage run --enforcer landlock"*) true;; *) false;; esac \
+	&& [ ! -e "$T/d.sock" ] && ok "daemon --enforcer landlock: 125, one line naming BPF LSM only and the fix" || no "daemon --enforcer landlock" "$st $out"
+out=$("$AC" daemon --enforcer lsm --policy-dir "$T/pol" --socket "$T/d.sock" 2>&1); st=$?
+[ $st = 125 ] && case "$out" in *"auto, bpf-lsm or landlock"*) true;; *) false;; esac \
+	&& ok "daemon --enforcer with a bad word: 125 naming the choices" || no "daemon bad --enforcer" "$st $out"
+out=$("$AC" daemon --enforcer bpf-lsm --policy-dir "$T/none" --socket "$T/d.sock" 2>&1); st=$?
+[ $st = 125 ] && case "$out" in *"$T/none"*) true;; *) false;; esac && ok "  ... bpf-lsm is taken (then the missing directory)" || no "daemon --enforcer bpf-lsm" "$st $out"
 out=$("$AC" daemon --policy-dir "$T/none" --socket "$T/d.sock" 2>&1); st=$?
 [ $st = 125 ] && case "$out" in *"$T/none"*) true;; *) false;; esac && ok "daemon with a missing policy dir exits 125 naming it" || no "daemon missing dir" "$st $out"
 # capacities: a bad one is refused before anything is read or loaded (a good

@@ -305,12 +305,12 @@ s.sendall(b"POST /metrics HTTP/1.0\r\n\r\n")
 print("post", s.recv(100).split(b"\r\n")[0].decode())
 P
 grep -q "^status 200 text/plain; version=0.0.4" $T/metrics.out && ok "GET /metrics: 200, Prometheus text format" || no "metrics" "$(head -3 $T/metrics.out)"
-grep -q "^agentcage_cages 3$" $T/metrics.out && grep -Eq "^agentcage_decisions_total\{cage=\"$ca\",op=\"open_read\",action=\"denied\"\} [1-9]" $T/metrics.out \
+grep -q "^agentcage_cages 3$" $T/metrics.out && grep -q '^agentcage_enforcer{enforcer="bpf-lsm"} 1$' $T/metrics.out && grep -Eq "^agentcage_decisions_total\{cage=\"$ca\",op=\"open_read\",action=\"denied\"\} [1-9]" $T/metrics.out \
 	&& grep -Eq "^agentcage_cage_rules\{cage=\"$ca\",kind=\"file\"\} [1-9]" $T/metrics.out && grep -Eq "^agentcage_reloads_total\{result=\"failed\"\} [0-9]+$" $T/metrics.out \
 	&& grep -Eq "^agentcage_cage_generation\{cage=\"$cr\"\} [0-9]+$" $T/metrics.out \
 	&& grep -Eq "^agentcage_events_over_budget_total\{cage=\"$cr\"\} [1-9]" $T/metrics.out \
 	&& grep -Eq "^agentcage_events_lost_total [0-9]+$" $T/metrics.out \
-	&& ok "  ... cages, A's denials by op and action, rules, reloads, events lost" || no "  ... metrics content" "$(grep -v '^#' $T/metrics.out | head -20)"
+	&& ok "  ... cages, the enforcer, A's denials by op and action, rules, reloads, events lost" || no "  ... metrics content" "$(grep -v '^#' $T/metrics.out | head -20)"
 grep -q "^post HTTP/1.0 405" $T/metrics.out && ok "  ... anything but GET: 405" || no "  ... 405" "$(tail -2 $T/metrics.out)"
 python3 -c 'import socket,time; s=socket.create_connection(("127.0.0.1",19464)); time.sleep(20)' & idle=$!
 sleep 1

@@ -44,11 +44,15 @@ out=$($AC ls --socket $SOCK 2>&1); st=$?
 [ $st = 0 ] && echo "$out" | grep -q "^$na .*$D/a.yaml" && echo "$out" | grep -q "^$nb .*$D/b.yaml" \
 	&& ok "ls shows both cages with their files" || no "ls" "$st $out"
 out=$($AC --json ls --socket $SOCK 2>&1)
-echo "$out" | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); c={x["name"]:x for x in r["cages"]}; assert r["v"]==1 and r["ok"]; assert c[sys.argv[1]]["generation"]==1 and c[sys.argv[2]]["mode"]=="enforce", r' $na $nb \
-	&& ok "ls --json: v 1, ok, both cages at generation 1" || no "ls --json" "$out"
+echo "$out" | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); c={x["name"]:x for x in r["cages"]}; assert r["v"]==1 and r["ok"]; assert c[sys.argv[1]]["generation"]==1 and c[sys.argv[2]]["mode"]=="enforce", r; assert all(x["enforcer"]=="bpf-lsm" for x in c.values()), r' $na $nb \
+	&& ok "ls --json: v 1, ok, both cages at generation 1, enforcer bpf-lsm" || no "ls --json" "$out"
 out=$($AC status --socket $SOCK 2>&1); st=$?
 [ $st = 0 ] && [ "$(echo "$out" | grep -c ': enforced (enforce)')" -ge 2 ] && echo "$out" | grep -q "^$na: enforced" \
 	&& ok "status proves both cages from the pinned map and links (exit 0)" || no "status" "$st $out"
+echo "$out" | head -n 1 | grep -q "BPF LSM active; enforcer bpf-lsm$" && ok "  ... its first line names the enforcer" || no "  ... status enforcer" "$out"
+out=$($AC daemon --enforcer landlock --policy-dir $D --socket $T/ll.sock 2>&1); st=$?
+[ $st = 125 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q "agentcage run --enforcer landlock" && [ ! -e $T/ll.sock ] \
+	&& ok "a second daemon with --enforcer landlock: 125, one line, nothing made" || no "daemon --enforcer landlock" "$st $out"
 
 echo "# file owners: each cage holds at most its share of the one map"
 # owners CAGE OUT CHURN HOLD: in cage CAGE (moved there before it starts;
