@@ -191,6 +191,7 @@ bench: deps
 	$(MAKE) all $(BUILD)/bench-floor $(BUILD)/bench-loops $(BUILD)/bench-connrate $(BUILD)/nettest
 	@dpkg -s apparmor >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apparmor
 	bench/netbench.sh
+	bench/llbench.sh
 	VM_ICOUNT=$${VM_ICOUNT:-1} tests/vm/vm.sh bench
 	ic=$${VM_ICOUNT:-1}; VM_ICOUNT=$$ic VM_OUT=$(abspath $(BUILD))/vm/out-daemon-bench VM_LOG=$(abspath $(BUILD))/vm/daemon-bench.log \
 		tests/vm/vm.sh run $(CURDIR)/bench/daemon-bench.sh $(CURDIR) $$([ $$ic = 1 ] && echo icount || echo wall) \
