@@ -288,41 +288,20 @@ static __always_inline int addr_verdict(struct bpf_sock_addr *ctx, __u32 op, int
 	return net_verdict(c, cgid, op, &peer) ? 0 : 1;
 }
 
-SEC("cgroup/connect4")
-int ac_connect4(struct bpf_sock_addr *ctx)
-{
-	return addr_verdict(ctx, AC_OP_CONNECT, 0);
-}
+/* one program a hook: cgroup/connect4 ac_connect4, ... */
+#define ADDR_PROG(hook, op, v6)						\
+	SEC("cgroup/" #hook)						\
+	int ac_##hook(struct bpf_sock_addr *ctx)			\
+	{								\
+		return addr_verdict(ctx, op, v6);			\
+	}
 
-SEC("cgroup/connect6")
-int ac_connect6(struct bpf_sock_addr *ctx)
-{
-	return addr_verdict(ctx, AC_OP_CONNECT, 1);
-}
-
-SEC("cgroup/sendmsg4")
-int ac_sendmsg4(struct bpf_sock_addr *ctx)
-{
-	return addr_verdict(ctx, AC_OP_SEND, 0);
-}
-
-SEC("cgroup/sendmsg6")
-int ac_sendmsg6(struct bpf_sock_addr *ctx)
-{
-	return addr_verdict(ctx, AC_OP_SEND, 1);
-}
-
-SEC("cgroup/bind4")
-int ac_bind4(struct bpf_sock_addr *ctx)
-{
-	return addr_verdict(ctx, AC_OP_BIND, 0);
-}
-
-SEC("cgroup/bind6")
-int ac_bind6(struct bpf_sock_addr *ctx)
-{
-	return addr_verdict(ctx, AC_OP_BIND, 1);
-}
+ADDR_PROG(connect4, AC_OP_CONNECT, 0)
+ADDR_PROG(connect6, AC_OP_CONNECT, 1)
+ADDR_PROG(sendmsg4, AC_OP_SEND, 0)
+ADDR_PROG(sendmsg6, AC_OP_SEND, 1)
+ADDR_PROG(bind4, AC_OP_BIND, 0)
+ADDR_PROG(bind6, AC_OP_BIND, 1)
 
 /* ---- sockets: BPF LSM ---- */
 
