@@ -201,6 +201,30 @@ void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint6
 	fflush(f);
 }
 
+void event_write_record(FILE *f, const struct event_record *r, uint64_t ns)
+{
+	char t[48];
+
+	event_time(ns, t, sizeof(t));
+	fprintf(f, "{\"time\":\"%s\",\"cage\":", t);
+	json_write_string(f, r->cage, -1);
+	fprintf(f, ",\"record\":\"%s\",\"enforcer\":\"%s\",\"mode\":\"%s\",\"policy\":",
+		r->record, r->enforcer, r->mode);
+	if (r->policy)
+		json_write_string(f, r->policy, -1);
+	else
+		fputs("null", f);
+	if (r->pid)
+		fprintf(f, ",\"pid\":%d", r->pid);
+	if (r->landlock_abi)
+		fprintf(f, ",\"landlock_abi\":%d", r->landlock_abi);
+	fprintf(f, ",\"file_events\":%s", r->file_events ? "true" : "false");
+	if (!strcmp(r->record, "reload"))
+		fprintf(f, ",\"needs_restart\":%s", r->needs_restart ? "true" : "false");
+	fputs("}\n", f);
+	fflush(f);
+}
+
 void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint64_t ns)
 {
 	char t[48];

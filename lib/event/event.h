@@ -18,4 +18,17 @@ const char *event_family_name(unsigned family, char *buf, size_t len);
 void event_time(uint64_t realtime_ns, char *buf, size_t len);
 void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns);
 void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns);
+
+/* A run's own record in its JSON event sinks, beside the events: a
+ * consumer tells one from an event by "record" (docs/events.md). */
+struct event_record {
+	const char *record;   /* "start" (the agent forked) or "reload" (a new policy in force) */
+	const char *cage, *enforcer, *mode;
+	const char *policy;   /* the policy file, or NULL: the embedded default */
+	int pid;              /* start: the agent's pid; else 0 */
+	int landlock_abi;     /* under Landlock: the kernel's ABI; else 0 */
+	int file_events;      /* file and exec denials are reported: 1 or 0 */
+	int needs_restart;    /* reload: 1 where the file and exec part waits for a restart */
+};
+void event_write_record(FILE *f, const struct event_record *r, uint64_t realtime_ns);
 #endif

@@ -61,6 +61,31 @@ Test(json, event_line)
 	free(buf);
 }
 
+/* a run's own records: the fields every consumer may rely on, and none of
+ * an event's (a consumer tells them apart by "record") */
+Test(json, start_and_reload_records)
+{
+	struct event_record r = { .record = "start", .cage = "c\"1", .enforcer = "landlock",
+				  .mode = "enforce", .policy = "/p.yaml", .pid = 42,
+				  .landlock_abi = 7, .file_events = 0 };
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	event_write_record(f, &r, 1764633600123456789ull);
+	r = (struct event_record){ .record = "reload", .cage = "c", .enforcer = "bpf-lsm",
+				   .mode = "audit", .file_events = 1, .needs_restart = 1 };
+	event_write_record(f, &r, 1764633600123456789ull);
+	fclose(f);
+	cr_assert_str_eq(buf, "{\"time\":\"2025-12-02T00:00:00.123456Z\",\"cage\":\"c\\\"1\","
+			 "\"record\":\"start\",\"enforcer\":\"landlock\",\"mode\":\"enforce\","
+			 "\"policy\":\"/p.yaml\",\"pid\":42,\"landlock_abi\":7,\"file_events\":false}\n"
+			 "{\"time\":\"2025-12-02T00:00:00.123456Z\",\"cage\":\"c\",\"record\":\"reload\","
+			 "\"enforcer\":\"bpf-lsm\",\"mode\":\"audit\",\"policy\":null,"
+			 "\"file_events\":true,\"needs_restart\":true}\n");
+	free(buf);
+}
+
 /* every operation the programs can report has its own event name */
 Test(json, every_op_has_a_distinct_name)
 {

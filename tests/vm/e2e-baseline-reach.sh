@@ -137,5 +137,5 @@ if [ $fail != $fail0 ]; then   # what the caged run saw, for the failures above
 	sed 's/^/       in: /' $T/in.out; tail -n 5 $T/in.err | sed 's/^/       err: /'
 	python3 -c 'import json, sys
 for l in open(sys.argv[1]):
-    e = json.loads(l); print("       ev:", e["pid"], e["comm"], e["op"], e.get("target", ""), e.get("path", ""))' $T/reach.json | tail -n 40
+    e = json.loads(l); "op" in e and print("       ev:", e["pid"], e["comm"], e["op"], e.get("target", ""), e.get("path", ""))' $T/reach.json | tail -n 40
 fi

@@ -3,10 +3,12 @@
 """Check an agentcage events file: every line must be a JSON object with the
 required fields; exit 0 if some event matches all KEY=VALUE arguments
 (`--none` first: exit 0 if none does). KEY~=REGEX matches a value by a
-regular expression (re.fullmatch)."""
+regular expression (re.fullmatch). A run's start and reload records
+("record") are checked for their fields and are no events."""
 import json, re, sys
 
 REQUIRED = {"time", "cage", "pid", "uid", "comm", "op", "action"}
+RECORD = {"time", "cage", "record", "enforcer", "mode", "policy", "file_events"}
 NET_OPS = {"connect", "bind", "send", "recv", "socket", "unix_connect"}
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
 
@@ -22,6 +24,10 @@ def main():
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             e = json.loads(line)
+            if "record" in e:
+                if RECORD - e.keys() or e["record"] not in ("start", "reload"):
+                    sys.exit(f"{path}:{n}: bad record {e}")
+                continue
             missing = REQUIRED - e.keys()
             if missing:
                 sys.exit(f"{path}:{n}: missing fields {sorted(missing)}")
