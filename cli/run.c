@@ -74,6 +74,10 @@ struct run {
 	int enforcer;              /* the one in force: ENF_BPF_LSM or ENF_LANDLOCK */
 	struct ac_landlock ll;     /* ENF_LANDLOCK: the agent's domain and mounts */
 	struct ac_llaudit lla;     /* ENF_LANDLOCK: its denials, from kernel audit */
+	struct ruleset ll_rs;      /* ENF_LANDLOCK: the file and exec rules of the domain */
+	int ll_abi;                /* ENF_LANDLOCK: the kernel's Landlock ABI */
+	int needs_restart;         /* ENF_LANDLOCK: the file and exec rules in force are
+	                            * not the policy's (changed by a reload) */
 	uint64_t overruns_reported, ll_second, ll_count, ll_over, ll_over_reported;
 	struct pty pty;            /* the agent's own terminal, when stdin is one */
 	int limits;                /* the cgroup limits were applied */
@@ -145,6 +149,26 @@ static void write_event(struct run *r, const struct ac_event *e, uint64_t t)
 		event_write_plain(stderr, e, r->cage.policy.pol.name, t);
 	if (r->opt.events)
 		event_write_json(r->opt.events, e, r->cage.policy.pol.name, t);
+}
+
+/* The run's start or reload record, in the JSON sinks only (the plain
+ * stderr says it in words). */
+static void write_record(struct run *r, const char *what, pid_t pid)
+{
+	struct event_record rec = {
+		.record = what, .cage = r->cage.policy.pol.name, .pid = pid,
+		.enforcer = enforcer_name(r->enforcer), .policy = r->opt.policy_file,
+		.mode = r->cage.policy.pol.mode == MODE_AUDIT ? "audit" : "enforce",
+		.landlock_abi = r->enforcer == ENF_LANDLOCK ? r->ll_abi : 0,
+		.file_events = r->enforcer != ENF_LANDLOCK || r->lla.fd >= 0,
+		.needs_restart = r->needs_restart,
+	};
+	uint64_t t = (uint64_t)ns_of(CLOCK_REALTIME);
+
+	if (r->opt.json)
+		event_write_record(stderr, &rec, t);
+	if (r->opt.events)
+		event_write_record(r->opt.events, &rec, t);
 }
 
 static int on_event(void *ctx, void *data, size_t len)
@@ -280,19 +304,24 @@ static int same_rules(const struct rule *a, size_t na, const struct rule *b, siz
 }
 
 /* Under Landlock the agent's domain cannot change from outside it: a
- * reload may change the network part only. 0, or -1 with e. */
-static int landlock_fixed(struct run *r, const struct compiled_policy *cp, struct ac_error *e)
+ * reload changes the network part, and *restart says whether the file and
+ * exec rules of cp differ from the domain's (they wait for a restart). A
+ * mode change is refused: 0, or -1 with e. The weaker rows need no second
+ * look: every Landlock run accepted them at start, and the one row of the
+ * policy that cannot hold (audit mode) is this refusal. */
+static int landlock_reload(struct run *r, const struct compiled_policy *cp, int *restart,
+			   struct ac_error *e)
 {
-	const struct compiled_policy *old = &r->cage.policy;
+	const struct ruleset *d = &r->ll_rs;
 
+	*restart = 0;
 	if (r->enforcer != ENF_LANDLOCK)
 		return 0;
-	if (cp->pol.mode != old->pol.mode ||
-	    !same_rules(old->rs.files, old->rs.nfiles, cp->rs.files, cp->rs.nfiles) ||
-	    !same_rules(old->rs.exec, old->rs.nexec, cp->rs.exec, cp->rs.nexec))
-		return ac_error_set(e, AC_E_ENFORCER_WEAKER, "the file, exec or mode part changed, "
-				    "and a running agent's Landlock domain cannot change: restart "
-				    "the run for it (network changes are applied live)");
+	if (cp->pol.mode != r->cage.policy.pol.mode)
+		return ac_error_set(e, AC_E_ENFORCER_WEAKER, "the mode changed, and a running "
+				    "agent's Landlock domain cannot change: restart the run for it");
+	*restart = !same_rules(d->files, d->nfiles, cp->rs.files, cp->rs.nfiles) ||
+		   !same_rules(d->exec, d->nexec, cp->rs.exec, cp->rs.nexec);
 	return 0;
 }
 
@@ -302,12 +331,13 @@ static void reload(struct run *r)
 	const struct compiled_policy *p = &r->cage.policy;
 	struct compiled_policy cp;
 	struct ac_error e;
+	int restart;
 
 	if (!r->opt.policy_file) {
 		diag_warn("SIGHUP: the embedded default policy has no file to re-read; keeping it");
 		return;
 	}
-	if (compile_policy(r, &cp, &e) || landlock_fixed(r, &cp, &e) ||
+	if (compile_policy(r, &cp, &e) || landlock_reload(r, &cp, &restart, &e) ||
 	    cage_swap(&r->cage, &cp, &e)) {
 		diag_error("reload failed, keeping the old policy: %s", e.msg);
 		compiled_policy_free(&cp);
@@ -320,6 +350,14 @@ static void reload(struct run *r)
 		  "entries, %zu unix peers)", r->opt.policy_file,
 		  p->pol.mode == MODE_AUDIT ? "audit" : "enforce", p->rs.nfiles, p->rs.nexec,
 		  p->ns.n, p->rs.nunix);
+	if (restart)
+		diag_warn("the file and exec rules changed, and a running agent's Landlock domain "
+			  "cannot change: the agent keeps the ones it started with until the run "
+			  "is restarted (the network rules are in force)");
+	else if (r->needs_restart)
+		diag_info("the file and exec rules are the agent's own again: no restart needed");
+	r->needs_restart = restart;
+	write_record(r, "reload", 0);
 }
 
 /* --timeout: seconds, or a number with s, m or h, above 0 (limits.time's form) */
@@ -783,6 +821,11 @@ static int open_landlock(struct run *r, struct compiled_policy *cp, const char *
 		return -1;
 	}
 	ll_table_free(&t);
+	/* the domain's own rules, for a reload to compare with */
+	if (rules_compile(&cp->pol, &r->vars, 1, &r->ll_rs, e.msg, sizeof(e.msg))) {
+		diag_error("%s", e.msg);
+		return -1;
+	}
 	if (ac_landlock_prepare(&cp->rs, &r->ll, &e) ||
 	    launch_landlock(&r->launch, &r->ll, &cp->pol, &e) ||
 	    cage_loader_open(&r->ld, LOADER_NO_LSM | LOADER_SOCK_ADDR, on_event, r, &e)) {
@@ -790,8 +833,10 @@ static int open_landlock(struct run *r, struct compiled_policy *cp, const char *
 			ac_error_prefix(&e, "BPF LSM: %s; and", why_not);
 		diag_err(&e);
 		ac_landlock_free(&r->ll);
+		rules_free(&r->ll_rs);
 		return -1;
 	}
+	r->ll_abi = o.abi;
 	landlock_info(r, o.abi, why_not, weaker, o.no_events);
 	return 0;
 }
@@ -1098,6 +1143,7 @@ int cmd_run(int argc, char **argv)
 	ac_landlock_free(&r.ll);   /* the agent has its domain, or failed */
 	if (pid < 0)
 		goto out_cage;
+	write_record(&r, "start", pid);
 	if (pty_relay(&r.pty)) {   /* no relay: the agent cannot go on */
 		cgroup_kill_all(&r.cage.cg);
 		kill(pid, SIGKILL);
@@ -1124,6 +1170,7 @@ out_tmp:
 		fclose(r.opt.events);
 	launch_free(&r.launch);
 	ac_landlock_free(&r.ll);
+	rules_free(&r.ll_rs);
 	ac_llaudit_close(&r.lla);   /* (drained above once the agent ran) */
 	return ret;
 }

@@ -199,8 +199,9 @@ static const struct {
 	  "and F_SETLEASE work on any file the agent may read, so processes outside can be "
 	  "made to wait", NULL },
 	{ LL_DIFFERS, LL_DIFFERS, "reload (SIGHUP)", "network rules change at once; a Landlock "
-	  "domain cannot change, so a reload that changes file or exec rules is refused and "
-	  "the old policy kept: restart the run", NULL },
+	  "domain cannot change, so changed file or exec rules wait for a restart of the run "
+	  "(a warning, and \"needs_restart\":true in the reload record of the events); a "
+	  "change of mode is refused and the old policy kept", NULL },
 };
 
 int ll_table_build(const struct compiled_policy *cp, const struct ll_opts *o,

@@ -285,33 +285,69 @@ if [ -n "$cage_dir" ]; then
 fi
 rm -rf "$(awk '$9 == "bpf" {print $5; exit}' /proc/self/mountinfo)/agentcage/run-$acpid"
 
-# --- reload: the network part live, the file part refused -------------------
-rm -f "$W/sub/go" "$W/sub/out"
+# --- reload: the network part live, the file part at the next start --------
+# records FILE: the start and reload records of an events file, one a line
+records() {
+	python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    e=json.loads(l)
+    if "record" in e:
+        print(e["record"], e["enforcer"], e["mode"], e.get("landlock_abi", 0) >= 3,
+              e["file_events"] in (True, False), e.get("needs_restart"), e.get("pid", 0) > 0)' "$1"
+}
+# hup N: SIGHUP the run, wait for its Nth record or a failed reload
+hup() {
+	local failed
+	failed=$(grep -c "reload failed" "$T/err.reload")
+	kill -HUP $acpid
+	for _ in $(seq 100); do
+		[ "$(records "$T/rl.json" | wc -l)" -ge "$1" ] && return
+		[ "$(grep -c "reload failed" "$T/err.reload")" -gt "$failed" ] && return
+		sleep 0.1
+	done
+}
+rm -f "$W/sub/go" "$W/sub/out" "$T/rl.json"
 cp "$T/p.yaml" "$T/r.yaml"
-(cd "$W" && exec "$AC" run --accept-weaker --policy "$T/r.yaml" -- /bin/sh "$W/sub/wait.sh" "$W/sub" "$W/probe.py" \
-	read_public=read:$W/public connect_a=connect:127.0.0.1,$PA connect_b=connect:127.0.0.1,$PB) \
+(cd "$W" && exec "$AC" run --accept-weaker --policy "$T/r.yaml" --events "$T/rl.json" -- \
+	/bin/sh "$W/sub/wait.sh" "$W/sub" "$W/probe.py" read_public=read:$W/public \
+	read_passwd=read:/etc/passwd connect_a=connect:127.0.0.1,$PA connect_b=connect:127.0.0.1,$PB) \
 	> /dev/null 2> "$T/err.reload" &
 acpid=$!; pids+=($acpid)
 for _ in $(seq 100); do [ -e "$W/sub/ready" ] && break; sleep 0.1; done
 rm -f "$W/sub/ready"
+[ "$(records "$T/rl.json")" = "start landlock enforce True True None True" ] \
+	&& ok "the events file starts with a start record: enforcer landlock, its ABI, the agent's pid" \
+	|| no "start record" "$(cat "$T/rl.json")"
+printf 'mode: audit\n' >> "$T/r.yaml"
+hup 2
+grep -q "reload failed, keeping the old policy: the mode changed, .*Landlock domain cannot change" \
+	"$T/err.reload" && [ "$(records "$T/rl.json" | wc -l)" = 1 ] \
+	&& ok "a reload that changes the mode is refused under Landlock, the old policy kept" \
+	|| no "mode reload refused" "$(cat "$T/err.reload")"
+sed -i '/^mode: audit$/d; s|/etc/shadow\]|/etc/shadow, /etc/passwd]|' "$T/r.yaml"
+hup 2
+[ "$(records "$T/rl.json" | sed -n 2p)" = "reload landlock enforce True True True False" ] \
+	&& grep -q "warning: the file and exec rules changed, .*keeps the ones it started with" "$T/err.reload" \
+	&& ok "a reload that changes file rules: needs_restart in its record, and a warning" \
+	|| no "file reload: needs restart" "$(cat "$T/err.reload" "$T/rl.json")"
+sed -i "s|127.0.0.1:$PA/tcp|127.0.0.1:$PB/tcp|; s|, /etc/passwd\]|]|" "$T/r.yaml"
+hup 3
+[ "$(records "$T/rl.json" | sed -n 3p)" = "reload landlock enforce True True False False" ] \
+	&& grep -q "the file and exec rules are the agent's own again" "$T/err.reload" \
+	&& ok "  ... a reload back to the agent's file rules clears it" \
+	|| no "  ... reload back" "$(cat "$T/err.reload" "$T/rl.json")"
 sed -i 's|/etc/shadow\]|/etc/shadow, /etc/passwd]|' "$T/r.yaml"
-kill -HUP $acpid
-for _ in $(seq 50); do grep -q "reload failed" "$T/err.reload" && break; sleep 0.1; done
-grep -q "reload failed, keeping the old policy: .*Landlock domain cannot change" "$T/err.reload" \
-	&& ok "a reload that changes file rules is refused under Landlock, the old policy kept" \
-	|| no "file reload refused" "$(cat "$T/err.reload")"
-sed "s|127.0.0.1:$PA/tcp|127.0.0.1:$PB/tcp|; s|, /etc/passwd\]|]|" "$T/r.yaml" > "$T/r2.yaml"
-mv "$T/r2.yaml" "$T/r.yaml"
-kill -HUP $acpid
-for _ in $(seq 50); do grep -q "policy reloaded" "$T/err.reload" && break; sleep 0.1; done
+hup 4
 touch "$W/sub/go"
 wait $acpid; st=$?
 out=$(cat "$W/sub/out" 2>/dev/null)
-[ $st = 0 ] && grep -q "policy reloaded" "$T/err.reload" && ok "a reload of the network part is taken live" \
-	|| no "network reload" "$st $(cat "$T/err.reload")"
+[ $st = 0 ] && [ "$(records "$T/rl.json" | sed -n 4p)" = "reload landlock enforce True True True False" ] \
+	&& ok "a reload of the network part is taken live (the file part changed again: needs restart)" \
+	|| no "network reload" "$st $(cat "$T/err.reload" "$T/rl.json")"
 check "  ... the newly allowed peer is reached" connect_b ok
 check "  ... and the one allowed before is refused now" connect_a "errno EPERM"
 check "  ... (the file rules as before: a read)" read_public ok
+check "  ... the newly denied file is still read, as the warning and the record said" read_passwd ok
 
 [ -z "$(find "$cg2/agentcage" -mindepth 1 -maxdepth 1 -type d -name '*-*' 2>/dev/null)" ] \
 	&& ok "no cage left behind" || no "no cage left behind" "$(ls "$cg2/agentcage")"
