@@ -307,9 +307,16 @@ static char **candidates(const struct ruleset *rs, size_t *n)
 			return NULL;
 		}
 	}
-	if (c)
-		qsort(c, k, sizeof(char *), by_length);
-	*n = k;
+	if (!c)
+		return NULL;
+	qsort(c, k, sizeof(char *), by_length);
+	*n = 0;
+	for (size_t i = 0; i < k; i++) {   /* each path once (a file and an exec rule) */
+		if (*n && !strcmp(c[i], c[*n - 1]))
+			free(c[i]);
+		else
+			c[(*n)++] = c[i];
+	}
 	return c;
 }
 
@@ -325,8 +332,7 @@ static int build_mounts(const struct ruleset *rs, struct ac_landlock *ll, struct
 	for (size_t i = 0; i < n; i++) {
 		struct want w = want_of(rs, c[i]), up = inherited(ll, c[i]);
 
-		if (!ll->mounts || ret || (i && !strcmp(c[i], c[i - 1])) ||
-		    (w.ro == up.ro && w.noexec == up.noexec)) {
+		if (!ll->mounts || ret || (w.ro == up.ro && w.noexec == up.noexec)) {
 			free(c[i]);
 			continue;
 		}

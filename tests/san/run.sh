@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make sanitize: the unit and host tests against a build made with ASan +
+# make sanitize: the unit and host tests (Landlock too) against a build made with ASan +
 # UBSan (and LeakSanitizer). Every report is written to a file under
 # BUILD/reports, whatever the process (Criterion's forked tests, agentcage's
 # children, a test script that discards stderr); any report fails the run,
@@ -18,6 +18,7 @@ st=0
 "$B/unit" || { echo "sanitize: unit tests failed"; st=1; }
 "$repo/tests/host/run.sh" "$B/agentcage" || { echo "sanitize: host tests failed"; st=1; }
 "$repo/tests/host/net.sh" "$B/nettest" || { echo "sanitize: host network tests failed"; st=1; }
+"$repo/tests/host/landlock.sh" "$B/agentcage" || { echo "sanitize: host Landlock tests failed"; st=1; }
 reports=$(find "$R" -type f | sort)
 for f in $reports; do
 	echo "==== sanitizer report $f"
