@@ -11,8 +11,10 @@
 #include "enforce/landlock.h"
 #include "enforce/llaudit.h"
 #include "enforcer.h"
+#include "explain.h"
 #include "event/json.h"
 #include "policy/compile.h"
+#include "policy/explain.h"
 #include "policy/lint.h"
 #include "verbs.h"
 
@@ -197,13 +199,16 @@ int cmd_check(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' }, { "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "enforcer", required_argument, NULL, 'E' }, { 0 } };
-	int c, bad = 0, enforcer = ENF_AUTO;
+		{ "enforcer", required_argument, NULL, 'E' },
+		{ "explain", no_argument, NULL, 'x' }, { "op", required_argument, NULL, 'o' },
+		{ 0 } };
+	int c, bad = 0, enforcer = ENF_AUTO, explain = 0, op = -1, op_given = 0;
 
-	while ((c = getopt_long(argc, argv, "+hjv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hjv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: agentcage [--json] check [--enforcer landlock] FILE...\n"
+			       "       agentcage [--json] check --explain FILE PATH [--op read|write|exec]\n"
 			       "Validate policy files: errors name file, line and column (exit 1);\n"
 			       "a valid file prints what it grants, its hostnames resolved, and\n"
 			       "warnings (standard error; exit 0) about what would break at run\n"
@@ -211,7 +216,11 @@ int cmd_check(int argc, char **argv)
 			       "With --enforcer landlock, also what the Landlock enforcer holds\n"
 			       "of it, row by row: holds, differs (never letting the agent do\n"
 			       "more), weaker (run needs --accept-weaker), cannot (run refuses).\n"
-			       "With --json, one JSON object per file on standard output.\n");
+			       "With --json, one JSON object per file on standard output.\n"
+			       "--explain: which entry of FILE decides each op on PATH (as the\n"
+			       "kernel names it: symlinks resolved), what it beats, and what the\n"
+			       "kernel refuses there whatever the policy; exit 0 when every op\n"
+			       "asked about is allowed, 2 when one is refused.\n");
 			return 0;
 		case 'j': diag_json = true; break;
 		case 'v': diag_verbose++; break;
@@ -219,11 +228,33 @@ int cmd_check(int argc, char **argv)
 			if (enforcer_parse(optarg, &enforcer))
 				return EXIT_AGENTCAGE;
 			break;
+		case 'x': explain = 1; break;
+		case 'o':
+			if ((op = explain_op_parse(optarg)) < 0) {
+				diag_error_code(AC_E_USAGE, "--op takes read, write or exec, not '%s'",
+						optarg);
+				return EXIT_AGENTCAGE;
+			}
+			op_given = 1;
+			break;
 		default:
 			diag_error_code(AC_E_USAGE, "bad option; see 'agentcage check --help'");
 			return EXIT_AGENTCAGE;
 		}
 	}
+	if (op_given && !explain) {
+		diag_error_code(AC_E_USAGE, "--op goes with --explain: agentcage check --explain "
+				"FILE PATH --op %s", explain_op_name(op));
+		return EXIT_AGENTCAGE;
+	}
+	if (explain && (argc - optind != 2 || enforcer != ENF_AUTO)) {
+		diag_error_code(AC_E_USAGE, "check --explain takes one policy file and one path%s: "
+				"agentcage check --explain FILE PATH [--op read|write|exec]",
+				enforcer != ENF_AUTO ? " (and no --enforcer)" : "");
+		return EXIT_AGENTCAGE;
+	}
+	if (explain)
+		return check_explain(argv[optind], argv[optind + 1], op);
 	if (optind >= argc) {
 		diag_error_code(AC_E_USAGE, "check needs at least one policy file: agentcage check FILE...");
 		return EXIT_AGENTCAGE;

@@ -18,8 +18,8 @@ static const struct verb {
 	{ "run", cmd_run, "run [--policy FILE] [--mode enforce|audit] [--events FILE] "
 	  "[--dns-refresh S] -- CMD [ARG...]",
 	  "run CMD in a new cage; exit status is CMD's (125: agentcage failed)" },
-	{ "check", cmd_check, "check FILE...",
-	  "validate policy files and summarise what they grant" },
+	{ "check", cmd_check, "check FILE... | check --explain FILE PATH [--op read|write|exec]",
+	  "validate policy files and summarise what they grant; or which entry decides on PATH" },
 	{ "daemon", cmd_daemon, "daemon [--policy-dir DIR] [--socket PATH] [--events FILE]",
 	  "the host-wide service: one named cage per DIR/*.yaml, a control socket" },
 	{ "ls", cmd_ls, "ls [--socket PATH]", "the daemon's cages" },

@@ -144,6 +144,21 @@ cage --accept-weaker --policy "$T/p.yaml" --events "$T/ev.json" -- python3 "$W/p
 	kill_out=kill:$OUT environ_out=read:/proc/$OUT/environ environ_self=read:/proc/self/environ \
 	mount=mount:$W/sub
 [ $st = 0 ] && ok "the probe ran under Landlock (status 0)" || no "probe ran" "$st $err"
+# check --explain (in $W, as the run's ${CWD}) against what the kernel did
+# with the same path a moment ago: allowed where the probe got through
+explain_is() { # explain_is OP PATH PROBE-NAME
+	local xs line
+	line=$(cd "$W" && "$AC" check --explain "$T/p.yaml" "$2" --op "$1"); xs=$?
+	if has "$3" ok > /dev/null; then [ $xs = 0 ]; else [ $xs = 2 ]; fi \
+		&& ok "check --explain $1 ${2#$W/}: $(echo "$line" | sed 's/^[^:]*: \([a-z]*\).*/\1/'), as the kernel did ($3)" \
+		|| no "check --explain $1 $2 ($3: exit $xs)" "$line"
+}
+explain_is read "$W/secret" read_secret
+explain_is read "$W/public" read_public
+explain_is write "$W/ro/plain" write_ro
+explain_is read "$W/ro/plain" read_ro
+explain_is exec "$W/sub/t" exec_copy
+explain_is exec /usr/bin/true exec_true
 check "a denied file inside a write grant is refused, its sibling read" read_secret $refused
 check "  ... (control: the sibling)" read_public ok
 check "a new file in a writable directory is created" create_sub ok
