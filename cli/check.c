@@ -202,7 +202,7 @@ int cmd_check(int argc, char **argv)
 		{ "enforcer", required_argument, NULL, 'E' },
 		{ "explain", no_argument, NULL, 'x' }, { "op", required_argument, NULL, 'o' },
 		{ 0 } };
-	int c, bad = 0, enforcer = ENF_AUTO, explain = 0, op = -1, op_given = 0;
+	int c, bad = 0, enforcer = ENF_AUTO, explain = 0, op = -1;   /* op -1: every op */
 
 	while ((c = getopt_long(argc, argv, "hjv", opts, NULL)) != -1) {
 		switch (c) {
@@ -235,14 +235,13 @@ int cmd_check(int argc, char **argv)
 						optarg);
 				return EXIT_AGENTCAGE;
 			}
-			op_given = 1;
 			break;
 		default:
 			diag_error_code(AC_E_USAGE, "bad option; see 'agentcage check --help'");
 			return EXIT_AGENTCAGE;
 		}
 	}
-	if (op_given && !explain) {
+	if (op >= 0 && !explain) {
 		diag_error_code(AC_E_USAGE, "--op goes with --explain: agentcage check --explain "
 				"FILE PATH --op %s", explain_op_name(op));
 		return EXIT_AGENTCAGE;

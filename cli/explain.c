@@ -119,9 +119,9 @@ static void explain_plain(const char *in, const char *path, const struct explana
 	printf("\n");
 }
 
-static void entry_json(const char *key, const struct explain_entry *e)
+/* {"list":...,"entry":...,"path":...}, or null for no entry */
+static void entry_object(const struct explain_entry *e)
 {
-	printf(",\"%s\":", key);
 	if (!e->list) {
 		fputs("null", stdout);
 		return;
@@ -131,6 +131,12 @@ static void entry_json(const char *key, const struct explain_entry *e)
 	fputs(",\"path\":", stdout);
 	json_write_string(stdout, e->path, -1);
 	fputs("}", stdout);
+}
+
+static void entry_json(const char *key, const struct explain_entry *e)
+{
+	printf(",\"%s\":", key);
+	entry_object(e);
 }
 
 static void explain_json(const char *policy, const char *in, const char *path,
@@ -154,13 +160,8 @@ static void explain_json(const char *policy, const char *in, const char *path,
 		entry_json("exec_rule", &x->exec);
 	fputs(",\"beats\":[", stdout);
 	for (size_t i = 0; i < x->nbeaten; i++) {
-		const struct explain_entry *e = &x->beaten[i];
-
-		printf("%s{\"list\":\"%s\",\"entry\":", i ? "," : "", e->list);
-		json_write_string(stdout, e->entry, -1);
-		fputs(",\"path\":", stdout);
-		json_write_string(stdout, e->path, -1);
-		fputs("}", stdout);
+		fputs(i ? "," : "", stdout);
+		entry_object(&x->beaten[i]);
 	}
 	printf("],\"beats_more\":%zu}\n", x->more);
 }
