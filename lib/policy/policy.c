@@ -11,6 +11,7 @@
 #include "policy/policy.h"
 #include "agentcage/cage.h"
 #include "policy/netrules.h"
+#include "policy/pattern.h"
 #include "policy/yamllite.h"
 
 struct ctx {
@@ -88,6 +89,23 @@ static int path_item(struct ctx *c, yaml_node_t *v, const char *what, const char
 	return check_path(c, v, s);
 }
 
+/* files.* and exec.* entries: paths or patterns (policy/pattern.h) */
+static int pat_item(struct ctx *c, yaml_node_t *v, const char *what, const char *s)
+{
+	char why[256], abs[AC_RULE_MAX + 2];
+
+	if (!strncmp(s, "**", 2) && strlen(s) <= AC_RULE_MAX) {   /* a pattern from "**": at any depth */
+		snprintf(abs, sizeof(abs), "/%s", s);
+		if (check_path(c, v, abs))
+			return -1;
+	} else if (check_path(c, v, s)) {
+		return -1;
+	}
+	if (pattern_is(s) && pattern_check(s, why, sizeof(why)))
+		return fail(c, v, "%s: %s", what, why);
+	return 0;
+}
+
 /* network.allow / network.deny: address entries, see netrules.h */
 static int net_item(struct ctx *c, yaml_node_t *v, const char *what, const char *s)
 {
@@ -102,6 +120,9 @@ static int net_item(struct ctx *c, yaml_node_t *v, const char *what, const char 
 /* network.unix: socket paths (as file policy paths) or @abstract names */
 static int unix_item(struct ctx *c, yaml_node_t *v, const char *what, const char *s)
 {
+	if (s[0] != '@' && pattern_is(s))
+		return fail(c, v, "%s: '%s': patterns are for files and exec entries; a socket "
+			    "is named in full", what, s);
 	if (s[0] != '@')
 		return path_item(c, v, what, s);
 	if (!s[1] || strlen(s + 1) > AC_UNIX_NAME_MAX)
@@ -181,11 +202,11 @@ static int files_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t
 	struct policy *p = arg;
 
 	if (!strcmp(key, "read"))
-		return parse_list(c, v, "files.read", "paths", path_item, &p->read);
+		return parse_list(c, v, "files.read", "paths or patterns", pat_item, &p->read);
 	if (!strcmp(key, "write"))
-		return parse_list(c, v, "files.write", "paths", path_item, &p->write);
+		return parse_list(c, v, "files.write", "paths or patterns", pat_item, &p->write);
 	if (!strcmp(key, "deny"))
-		return parse_list(c, v, "files.deny", "paths", path_item, &p->deny);
+		return parse_list(c, v, "files.deny", "paths or patterns", pat_item, &p->deny);
 	return fail(c, k, "unknown key 'files.%s' (expected read, write, deny)", key);
 }
 
@@ -194,10 +215,10 @@ static int exec_key(struct ctx *c, const char *key, yaml_node_t *k, yaml_node_t 
 	struct policy *p = arg;
 
 	if (!strcmp(key, "allow"))
-		return parse_list(c, v, "exec.allow", "paths", path_item, &p->exec);
+		return parse_list(c, v, "exec.allow", "paths or patterns", pat_item, &p->exec);
 	if (!strcmp(key, "libraries")) {
 		p->exec_libs_set = 1;
-		return parse_list(c, v, "exec.libraries", "paths", path_item, &p->exec_libs);
+		return parse_list(c, v, "exec.libraries", "paths or patterns", pat_item, &p->exec_libs);
 	}
 	return fail(c, k, "unknown key 'exec.%s' (expected allow, libraries)", key);
 }

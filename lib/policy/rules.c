@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "policy/pattern.h"
 #include "policy/rules.h"
 
 size_t rules_key(const char *path, size_t len, char *out)
@@ -104,6 +105,17 @@ int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t ou
 toolong:
 	snprintf(err, errlen, "path '%s' is longer than %d bytes once expanded", in, AC_RULE_MAX);
 	return -1;
+}
+
+int rules_expand_entry(const char *in, const struct rule_vars *v, char *out, size_t outlen,
+		       char *err, size_t errlen)
+{
+	char abs[PATH_MAX];
+
+	if (strncmp(in, "**", 2))
+		return rules_expand(in, v, out, outlen, err, errlen);
+	snprintf(abs, sizeof(abs), "/%s", in);    /* a pattern from "**": at any depth */
+	return rules_expand(abs, v, out, outlen, err, errlen);
 }
 
 /* An index of a rule array by key, for the compiler: open addressing over
@@ -360,16 +372,114 @@ static char *resolve(struct realmemo *m, const char *path, char *out)
 	return out;
 }
 
+static int pat_add(struct patlist *l, const struct ac_pattern *p, char *err, size_t errlen)
+{
+	struct ac_pattern *n;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->p[i].len == p->len && !memcmp(l->p[i].q, p->q, p->len)) {
+			if (p->cls > l->p[i].cls)
+				l->p[i].cls = p->cls;   /* deny beats write beats read */
+			return 0;
+		}
+	if (l->n == AC_PAT_MAX) {
+		snprintf(err, errlen, "more than %d patterns in one kind of list (files or exec)",
+			 AC_PAT_MAX);
+		return -1;
+	}
+	if (!(n = realloc(l->p, (l->n + 1) * sizeof(*n)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	l->p = n;
+	l->p[l->n++] = *p;
+	return 0;
+}
+
+/* Where one list's patterns go: pats (and the live prefixes of file
+ * patterns: live, or NULL for exec); pats NULL: the list takes none. */
+struct patdest {
+	struct patlist *pats, *live;
+};
+
+/* A ${VAR} whose value a pattern would read as wildcards */
+static int var_wild(const char *in, const struct rule_vars *v, char *err, size_t errlen)
+{
+	if ((v && v->cwd && strstr(in, "${CWD}") && pattern_is(v->cwd)) ||
+	    (v && v->cage_tmp && strstr(in, "${CAGE_TMP}") && pattern_is(v->cage_tmp))) {
+		snprintf(err, errlen, "'%s': the directory a variable names holds '*', '?' or '[', "
+			 "which a pattern would take for wildcards; run from another directory", in);
+		return -1;
+	}
+	return 0;
+}
+
+/* Pattern path (expanded) of class cls: 1 when it is an entry after all
+ * (path then holds it), 0 when compiled into d, -1 with err. */
+static int add_pattern(char *path, uint32_t cls, const struct patdest *d, char *err,
+		       size_t errlen)
+{
+	struct ac_pattern p;
+	int r = pattern_compile(path, 1, cls, &p, err, errlen);
+
+	if (r)
+		return r;
+	if (pat_add(d->pats, &p, err, errlen))
+		return -1;
+	if (!d->live)
+		return 0;
+	if (!d->live->p && !(d->live->p = calloc(AC_PAT_MAX, sizeof(*d->live->p)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return pattern_prefixes(path, d->live->p, &d->live->n, AC_PAT_MAX, err, errlen);
+}
+
+/* A pattern, and the same with its fixed front symlink-free (the kernel
+ * reports resolved paths); 1: an entry after all (in path). */
+static int add_patterns(char *path, uint32_t cls, const struct patdest *d, struct realmemo *m,
+			int resolve_links, char *err, size_t errlen)
+{
+	char real[PATH_MAX], alt[PATH_MAX * 2];
+	size_t front = pattern_front(path);
+
+	if (resolve_links && front) {
+		char f[PATH_MAX];
+
+		memcpy(f, path, front);
+		f[front] = 0;
+		if (resolve(m, f, real) && strcmp(real, f)) {
+			snprintf(alt, sizeof(alt), "%s%s", real, path + front);
+			if (strlen(alt) >= PATH_MAX) {
+				snprintf(err, errlen, "'%s' resolves to a path too long", path);
+				return -1;
+			}
+			if (add_pattern(alt, cls, d, err, errlen) < 0)
+				return -1;
+		}
+	}
+	return add_pattern(path, cls, d, err, errlen);
+}
+
 static int add_list(const struct plist *pl, uint32_t cls, struct rule **list, size_t *n,
 		    struct keyidx *x, struct rule_keys **keys, const struct rule_vars *v,
-		    int resolve_links, char *err, size_t errlen)
+		    int resolve_links, const struct patdest *d, char *err, size_t errlen)
 {
 	char path[PATH_MAX], real[PATH_MAX];
 	struct realmemo memo = { .state = MEMO_NONE };
 
 	for (size_t i = 0; i < pl->n; i++) {
-		if (rules_expand(pl->items[i], v, path, sizeof(path), err, errlen))
+		if (rules_expand_entry(pl->items[i], v, path, sizeof(path), err, errlen))
 			return -1;
+		if (d && pattern_is(pl->items[i])) {
+			int r;
+
+			if (var_wild(pl->items[i], v, err, errlen) ||
+			    (r = add_patterns(path, cls, d, &memo, resolve_links, err, errlen)) < 0)
+				return -1;
+			if (r == 0)
+				continue;       /* else an entry: "/a/ **" is "/a" */
+		}
 		if (add(list, n, x, keys, path, cls))
 			goto oom;
 		if (resolve_links && resolve(&memo, path, real) && strcmp(real, path)) {
@@ -411,7 +521,7 @@ static int add_unix(const struct plist *pl, struct ruleset *rs, struct keyidx *x
 			paths.items = items;
 			paths.n = 1;
 			if (add_list(&paths, 1, &rs->unix_peers, &rs->nunix, x, &rs->keys, v,
-				     resolve_links, err, errlen))
+				     resolve_links, NULL, err, errlen))
 				return -1;
 			continue;
 		}
@@ -497,7 +607,8 @@ static struct rule *trie_entry(struct trie_build *b, const char *key, size_t len
 		return t;
 	return idx_append(&b->tx, &rs->trie, &rs->ntrie,
 			  (struct rule){ .key = key, .len = (uint32_t)len,
-					 .cls = above & AC_CLASS_MASK, .hash = h });
+					 .cls = above & (AC_CLASS_MASK | ~0u << AC_VAL_RULE_SHIFT),
+					 .hash = h });
 }
 
 /* AC_DEEPER on the entry of each directory above r's key, from byte
@@ -568,6 +679,8 @@ static int build_trie(struct ruleset *rs)
 	if (rs->nfiles)      /* files is NULL without file rules: no memcpy from NULL */
 		memcpy(rs->trie, rs->files, rs->nfiles * sizeof(*rs->files));
 	rs->ntrie = rs->nfiles;
+	for (size_t i = 0; i < rs->ntrie; i++)    /* each rule's weight, for the patterns */
+		rs->trie[i].cls |= rs->trie[i].len << AC_VAL_RULE_SHIFT;
 	if (idx_build(&b.tx, rs->trie, rs->nfiles, cap))
 		goto out;
 	b.tx.acap = cap;
@@ -591,6 +704,9 @@ static int build_trie(struct ruleset *rs)
 		if (u->key[0] == '/' && mark_above(&b, u, 0, 1))   /* not an abstract name */
 			goto out;
 	}
+	/* patterns: every lookup must find an entry that says so */
+	if (rs->fpat.n && !trie_entry(&b, "/", 1, AC_NONE))
+		goto out;
 	for (size_t i = 0; i < rs->ntrie; i++) {
 		struct rule *t = &rs->trie[i];
 
@@ -603,6 +719,8 @@ static int build_trie(struct ruleset *rs)
 			}
 		}
 		t->cls |= (uint32_t)t->len << AC_VAL_LEN_SHIFT;
+		if (rs->fpat.n)
+			t->cls |= AC_PATS;
 	}
 	ret = 0;
 out:
@@ -642,6 +760,7 @@ int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve
 		  struct ruleset *rs, char *err, size_t errlen)
 {
 	struct keyidx fx = { 0 }, ex = { 0 }, ux = { 0 };
+	struct patdest fd = { &rs->fpat, &rs->live }, xd = { &rs->xpat, NULL };
 	struct plist libs;
 	int ret = -1;
 
@@ -654,15 +773,15 @@ int rules_compile(const struct policy *p, const struct rule_vars *v, int resolve
 		goto out;
 	}
 	if (add_list(&p->read, AC_READ, &rs->files, &rs->nfiles, &fx, &rs->keys, v,
-		     resolve_links, err, errlen) ||
+		     resolve_links, &fd, err, errlen) ||
 	    add_list(&p->write, AC_WRITE, &rs->files, &rs->nfiles, &fx, &rs->keys, v,
-		     resolve_links, err, errlen) ||
+		     resolve_links, &fd, err, errlen) ||
 	    add_list(&p->deny, AC_DENY, &rs->files, &rs->nfiles, &fx, &rs->keys, v,
-		     resolve_links, err, errlen) ||
+		     resolve_links, &fd, err, errlen) ||
 	    add_list(&p->exec, AC_EXEC_PROG, &rs->exec, &rs->nexec, &ex, &rs->keys, v,
-		     resolve_links, err, errlen) ||
+		     resolve_links, &xd, err, errlen) ||
 	    add_list(&libs, AC_EXEC_LIB, &rs->exec, &rs->nexec, &ex, &rs->keys, v,
-		     resolve_links, err, errlen) ||
+		     resolve_links, &xd, err, errlen) ||
 	    add_unix(&p->net_unix, rs, &ux, v, resolve_links, err, errlen))
 		goto out;
 	exec_union(rs);
@@ -689,6 +808,9 @@ void rules_free(struct ruleset *rs)
 	free(rs->exec);
 	free(rs->unix_peers);
 	free(rs->trie);
+	free(rs->fpat.p);
+	free(rs->xpat.p);
+	free(rs->live.p);
 	keys_free(&rs->keys);
 	memset(rs, 0, sizeof(*rs));
 }
@@ -706,11 +828,61 @@ static const struct rule *longest(const struct rule *l, size_t n, const char *pa
 	return best;
 }
 
-uint32_t rules_file_class(const struct ruleset *rs, const char *path)
+uint32_t rules_file_decide(const struct ruleset *rs, const char *path, uint32_t *weight,
+			   int *pat)
 {
 	const struct rule *r = longest(rs->files, rs->nfiles, path);
+	size_t len = strlen(path);
+	uint32_t cls = r ? r->cls : AC_NONE, w = r ? r->len : 0;
 
-	return r ? r->cls : AC_NONE;
+	*pat = -1;
+	for (size_t i = 0; len > 1 && i < rs->fpat.n; i++) {
+		const struct ac_pattern *p = &rs->fpat.p[i];
+		uint32_t pw = 0, res = pattern_match(p, path, len, &pw);
+
+		if (res == AC_M_RUN && p->cls == AC_DENY)
+			pw = ac_weight((uint32_t)len);   /* inconclusive: a deny holds */
+		else if (res != AC_M_MATCH)
+			continue;
+		if (pw > w || (pw == w && p->cls > cls)) {
+			w = pw;
+			cls = p->cls;
+			*pat = (int)i;
+		}
+	}
+	*weight = w;
+	return cls;
+}
+
+uint32_t rules_file_class(const struct ruleset *rs, const char *path)
+{
+	uint32_t w;
+	int pat;
+
+	return rules_file_decide(rs, path, &w, &pat);
+}
+
+/* which live prefixes match dir whole (bit i: rs->live.p[i]); -1: one was
+ * inconclusive */
+static int live_mask(const struct ruleset *rs, const char *dir, uint64_t *m)
+{
+	*m = 0;
+	for (size_t i = 0; i < rs->live.n; i++) {
+		uint32_t r = pattern_match(&rs->live.p[i], dir, strlen(dir), NULL);
+
+		if (r == AC_M_RUN)
+			return -1;
+		if (r == AC_M_MATCH)
+			*m |= 1ull << i;
+	}
+	return 0;
+}
+
+int rules_rename_moves_patterns(const struct ruleset *rs, const char *from, const char *to)
+{
+	uint64_t a, b;
+
+	return live_mask(rs, from, &a) || live_mask(rs, to, &b) || a != b;
 }
 
 uint32_t rules_trie_value(const struct ruleset *rs, const char *path)
@@ -726,14 +898,23 @@ int rules_dir_uniform(const struct ruleset *rs, const char *dir, uint32_t *cls)
 	uint32_t v = rules_trie_value(rs, dir);
 
 	*cls = v & AC_CLASS_MASK;
-	return !((v & AC_DEEPER) && (v >> AC_VAL_LEN_SHIFT) == n);
+	if (v & AC_PATS)
+		return 0;       /* patterns: never the same class for every name */
+	return !((v & AC_DEEPER) && ((v >> AC_VAL_LEN_SHIFT) & AC_VAL_LEN_MASK) == n);
 }
 
 uint32_t rules_exec_class(const struct ruleset *rs, const char *path)
 {
 	const struct rule *r = longest(rs->exec, rs->nexec, path);
+	uint32_t cls = r ? r->cls : 0;
+	size_t len = strlen(path);
 
-	return r ? r->cls : 0;
+	/* a pattern adds its class (the union, as exec_union gives entries) */
+	for (size_t i = 0; len > 1 && i < rs->xpat.n; i++)
+		if (pattern_match(&rs->xpat.p[i], path, len, NULL) == AC_M_MATCH &&
+		    rs->xpat.p[i].cls > cls)
+			cls = rs->xpat.p[i].cls;
+	return cls;
 }
 
 int rules_exec_allowed(const struct ruleset *rs, const char *path)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "agentcage/cage.h"
+#include "agentcage/pattern.h"
 #include "policy/policy.h"
 
 /* A rule is 24 bytes, its key elsewhere: in the ruleset's key store, a
@@ -22,6 +23,12 @@ struct rule {
 
 struct rule_keys;                    /* rules.c: the chunks keys are stored in */
 
+/* compiled patterns (include/agentcage/pattern.h), at most AC_PAT_MAX */
+struct patlist {
+	struct ac_pattern *p;
+	size_t n;
+};
+
 struct ruleset {
 	struct rule *files, *exec;
 	size_t nfiles, nexec;
@@ -30,6 +37,9 @@ struct ruleset {
 	struct rule *unix_peers;     /* network.unix: socket paths and @abstract names */
 	size_t nunix;
 	struct rule_keys *keys;      /* every key of the arrays above */
+	/* patterns: files (cls enum ac_class), exec (enum ac_exec_class), and
+	 * the live prefixes of the file patterns (AC_PK_LIVE) */
+	struct patlist fpat, xpat, live;
 };
 
 struct rule_vars {
@@ -66,11 +76,24 @@ void rules_delta_free(struct rule_delta *d);
 int rules_expand(const char *in, const struct rule_vars *v, char *out, size_t outlen,
 		 char *err, size_t errlen);
 
+/* rules_expand for a files or exec entry, which may be a pattern that
+ * starts with "**" (then at any depth: "/" is put in front) */
+int rules_expand_entry(const char *in, const struct rule_vars *v, char *out, size_t outlen,
+		       char *err, size_t errlen);
+
 /* The trie key bytes of an absolute path: path + '/', truncated to AC_KEY_PATH. */
 size_t rules_key(const char *path, size_t len, char *out);
 
-/* Longest-match lookups, as the kernel does them. */
+/* Longest-match lookups, as the kernel does them (patterns included). */
 uint32_t rules_file_class(const struct ruleset *rs, const char *path);
+/* The file class of path with the weight of what decides it (the key
+ * length of the entry, or of the prefix a pattern matched; 0: nothing),
+ * and with *pat the deciding pattern's index in rs->fpat (-1: an entry). */
+uint32_t rules_file_decide(const struct ruleset *rs, const char *path, uint32_t *weight,
+			   int *pat);
+/* Would renaming directory `from` to `to` change which file patterns
+ * match beneath it (the kernel refuses it then: rename_moves_rules)? */
+int rules_rename_moves_patterns(const struct ruleset *rs, const char *from, const char *to);
 /* The trie value the kernel finds for path (0: none), as the programs do it. */
 uint32_t rules_trie_value(const struct ruleset *rs, const char *path);
 /* Do all names in directory dir get one class, by the trie (the programs'
