@@ -4,6 +4,7 @@
 #include "dircache.bpf.h"
 #include "isolate.bpf.h"
 #include "ipc.bpf.h"
+#include "pattern.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -58,15 +59,32 @@ static __always_inline void remember_created(__u64 dentry, __u32 gen)
 #define CHECK_REMEMBER 1u  /* on success, remember the dentry as created */
 #define CHECK_DIR 2u       /* the class may come from, and go to, the directory cache */
 
-/* The decision on the resolved path s->buf[start..start+len) */
-static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cgid, void *rules,
-				  __u32 policy, __u32 need, __u32 op, __u32 start, int len)
+/* The class of the resolved path s->buf[start..start+len) by the rules of
+ * kind (AC_PK_FILE: rules is file_rules, AC_PK_EXEC: exec_rules): the
+ * trie's longest match, then the patterns, when there are any */
+static __always_inline __u32 path_class(struct scratch *s, void *rules, __u32 kind,
+					__u32 policy, __u32 start, int len)
 {
-	__u32 *v;
+	__u32 *v, val = 0;
 
 	make_key(s, policy, start, len);
 	v = bpf_map_lookup_elem(rules, &s->key);
-	if (v && grants(*v & AC_CLASS_MASK, need))
+	if (v)
+		val = *v;
+	if (kind == AC_PK_FILE && !(val & AC_PATS))
+		return val & AC_CLASS_MASK;
+	/* exec: the first pattern's lookup says whether there are any */
+	pat_run(s, policy, kind, start, len, kind == AC_PK_FILE ? val >> AC_VAL_RULE_SHIFT : 0,
+		val & AC_CLASS_MASK);
+	return s->pr.cls;
+}
+
+/* The decision on the resolved path s->buf[start..start+len) */
+static __always_inline int decide(struct ac_cage *c, struct scratch *s, __u64 cgid, void *rules,
+				  __u32 kind, __u32 policy, __u32 need, __u32 op, __u32 start,
+				  int len)
+{
+	if (grants(path_class(s, rules, kind, policy, start, len), need))
 		return 0;
 	return verdict(c, s, cgid, op, start, len);
 }
@@ -82,7 +100,7 @@ static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u6
 	__u32 dlen, klen, val = 0, *v;
 
 	if (!first->parent || first->pos < start || first->pos >= AC_PATH_MAX)
-		return decide(c, s, cgid, &file_rules, policy, need, op, start, len);
+		return decide(c, s, cgid, &file_rules, AC_PK_FILE, policy, need, op, start, len);
 	dlen = first->pos - start;
 	if (dlen)
 		make_key(s, policy, start, dlen);
@@ -92,8 +110,10 @@ static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u6
 	v = bpf_map_lookup_elem(&file_rules, &s->key);
 	if (v)
 		val = *v;
-	if ((val & AC_DEEPER) && (val >> AC_VAL_LEN_SHIFT) == klen)
-		return decide(c, s, cgid, &file_rules, policy, need, op, start, len);
+	/* a rule below the directory, or patterns: the name decides */
+	if (((val & AC_DEEPER) && ((val >> AC_VAL_LEN_SHIFT) & AC_VAL_LEN_MASK) == klen) ||
+	    (val & AC_PATS))
+		return decide(c, s, cgid, &file_rules, AC_PK_FILE, policy, need, op, start, len);
 	if (!grants(val & AC_CLASS_MASK, need))
 		return verdict(c, s, cgid, op, start, len);
 	dir_fill(gen, s, dentry, mnt, first, q, val & AC_CLASS_MASK);
@@ -104,7 +124,7 @@ static __always_inline int decide_dir(struct ac_cage *c, struct scratch *s, __u6
  * grant at least `need` (AC_READ or AC_WRITE; in the exec trie AC_EXEC_LIB
  * or AC_EXEC_PROG) and not be a deny. Every hook finds the cage
  * first (current_cage) and reads nothing else for an uncaged task. */
-static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rules,
+static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rules, __u32 kind,
 				       struct dentry *dentry, struct vfsmount *mnt,
 				       __u32 need, __u32 op, __u32 flags)
 {
@@ -133,7 +153,7 @@ static __always_inline int check_rules(struct ac_cage *c, __u64 cgid, void *rule
 		r = decide_dir(c, s, cgid, policy, gen, dentry, mnt, need, op, start, len, &first,
 			       &q);
 	else
-		r = decide(c, s, cgid, rules, policy, need, op, start, len);
+		r = decide(c, s, cgid, rules, kind, policy, need, op, start, len);
 	scratch_put(pc);
 out:
 	if (flags & CHECK_REMEMBER)
@@ -144,14 +164,14 @@ out:
 static __always_inline int check_path(struct ac_cage *c, __u64 cgid, struct dentry *dentry,
 				      struct vfsmount *mnt, __u32 need, __u32 op)
 {
-	return check_rules(c, cgid, &file_rules, dentry, mnt, need, op, CHECK_DIR);
+	return check_rules(c, cgid, &file_rules, AC_PK_FILE, dentry, mnt, need, op, CHECK_DIR);
 }
 
 /* Executing needs a program; mapping as code a program or a library, so a
  * library (the loader, libc) is never run as a program. */
 static __always_inline int check_exec(struct ac_cage *c, __u64 cgid, struct file *file, __u32 op)
 {
-	return check_rules(c, cgid, &exec_rules, file->f_path.dentry, file->f_path.mnt,
+	return check_rules(c, cgid, &exec_rules, AC_PK_EXEC, file->f_path.dentry, file->f_path.mnt,
 			   op == AC_OP_EXEC ? AC_EXEC_PROG : AC_EXEC_LIB, op, 0);
 }
 
@@ -296,7 +316,7 @@ int BPF_PROG(ac_path_mknod, const struct path *dir, struct dentry *dentry, umode
 		return r;
 	/* open(O_CREAT) and mknod(S_IFREG) create regular files; the dentry
 	 * is remembered for file_open (created_here) */
-	return check_rules(c, cgid, &file_rules, dentry, dir->mnt, AC_WRITE,
+	return check_rules(c, cgid, &file_rules, AC_PK_FILE, dentry, dir->mnt, AC_WRITE,
 			   reg ? AC_OP_CREATE : AC_OP_MKNOD, CHECK_DIR | (reg ? CHECK_REMEMBER : 0));
 }
 
@@ -372,7 +392,7 @@ static __always_inline int name_value(struct ac_cage *c, struct scratch *s, stru
 		make_key(s, c->policy, *start, len);
 		v = bpf_map_lookup_elem(&file_rules, &s->key);
 		*val = v ? *v : 0;
-		*here = (*val >> AC_VAL_LEN_SHIFT) == ac_key_len(len);
+		*here = ((*val >> AC_VAL_LEN_SHIFT) & AC_VAL_LEN_MASK) == ac_key_len(len);
 	}
 	return len;
 }
@@ -385,7 +405,9 @@ static __always_inline int name_value(struct ac_cage *c, struct scratch *s, stru
  * end (file or unix rules: AC_DEEPER on its own entry) would judge other
  * files than the ones they were written for, a denied file read under its
  * directory's new name, a read-only one written, an agent's own program
- * run where a read-only exec.allow directory was. And a directory or
+ * run where a read-only exec.allow directory was; so would the file
+ * patterns when the two ends match other live prefixes of them (the
+ * `secrets` directory of a pattern for the keys in it, renamed). And a directory or
  * socket moved under a unix path rule
  * becomes connectable (AC_UNIX): a socket bound outside the cage reached
  * under a listed name. Both are refused (op rename); moving out of a unix
@@ -395,11 +417,12 @@ static __always_inline int rename_moves_rules(struct ac_cage *c, __u64 cgid,
 					      struct dentry *new, struct vfsmount *nmnt)
 {
 	umode_t mode = BPF_CORE_READ(old, d_inode, i_mode) & S_IFMT__;
-	__u32 ov = 0, nv = 0, start = 0;
+	__u32 ov = 0, nv = 0, start = 0, inc;
 	bool oh = false, nh = false;
 	struct scratch_cpu *pc;
 	struct scratch *s;
 	int nlen, olen, r = 0;
+	__u64 nmask = 0;
 
 	if (mode != S_IFDIR__ && mode != S_IFSOCK__)
 		return 0;
@@ -407,10 +430,18 @@ static __always_inline int rename_moves_rules(struct ac_cage *c, __u64 cgid,
 	if (!s)
 		return verdict(c, s, cgid, AC_OP_RENAME, 0, -1);
 	nlen = name_value(c, s, new, nmnt, &nv, &nh, &start);
+	/* file patterns: the live prefixes each end matches (bpf/pattern.bpf.h) */
+	pat_run(s, c->policy, AC_PK_LIVE, start, mode == S_IFDIR__ && (nv & AC_PATS) ? nlen : 0,
+		0, 0);
+	nmask = s->pr.mask;
+	inc = s->pr.inconclusive;
 	olen = name_value(c, s, old, omnt, &ov, &oh, &start);   /* the event's path */
+	pat_run(s, c->policy, AC_PK_LIVE, start, mode == S_IFDIR__ && (ov & AC_PATS) ? olen : 0,
+		0, 0);
+	inc |= s->pr.inconclusive;
 	if (nlen < 0 || olen < 0 ||
 	    (mode == S_IFDIR__ && (((ov & AC_DEEPER) && oh) || ((nv & AC_DEEPER) && nh))) ||
-	    ((nv & AC_UNIX) && !(ov & AC_UNIX)))
+	    ((nv & AC_UNIX) && !(ov & AC_UNIX)) || inc || nmask != s->pr.mask)
 		r = verdict(c, s, cgid, AC_OP_RENAME, start, olen);
 	scratch_put(pc);
 	return r;
@@ -595,7 +626,7 @@ static __always_inline int check_nomnt_in(struct ac_cage *c, __u64 cgid, struct 
 		return verdict(c, s, cgid, op, 0, -1);
 	if (refuse)
 		return verdict(c, s, cgid, op, start, len);
-	return decide(c, s, cgid, &file_rules, c->policy, need, op, start, len);
+	return decide(c, s, cgid, &file_rules, AC_PK_FILE, c->policy, need, op, start, len);
 }
 
 static __always_inline int check_nomnt_need(struct dentry *dentry, __u32 need, __u32 op)

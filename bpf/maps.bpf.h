@@ -6,6 +6,7 @@
 #define AGENTCAGE_MAPS_BPF_H
 #include "compat.bpf.h"
 #include "agentcage/cage.h"
+#include "agentcage/pattern.h"
 
 /* load-time configuration, set by the loader before load */
 const volatile __u64 cage_parent_cgid = 0;   /* agentcage's parent cgroup */
@@ -52,11 +53,23 @@ struct {
  * program on the same CPU meanwhile; that program finds it taken and uses
  * its task's own scratch, allocated on first use. Allocating one for every
  * caged task had cost about 15,000 instructions per fork+exec. */
+/* what the patterns decided (bpf/pattern.bpf.h): kept here, not on the
+ * stack, since 6.1's verifier follows a bpf_loop callback for one call
+ * only and would take what it writes on the stack for known */
+struct pat_result {
+	__u32 weight, cls;       /* files: the deciding weight and class; exec: the class */
+	__u64 mask;              /* live prefixes: bit i, the i-th matched */
+	__u32 inconclusive;      /* live prefixes: one was over its budget */
+	__u32 pad;
+};
+
 struct scratch {
 	char buf[AC_PATH_MAX + 256];
 	struct ac_key key;
 	char pad[16];    /* reads of up to 255 bytes into key.path stay inside */
 	__u64 fence;     /* target of the atomic that orders the directory cache's reads */
+	struct ac_match m;
+	struct pat_result pr;
 };
 
 struct scratch_cpu {

@@ -369,7 +369,7 @@ static __always_inline int surface_ioctl(struct ac_cage *c, __u64 cgid, struct f
 {
 	struct scratch_cpu *pc;
 	struct scratch *s;
-	__u32 start = 0, *v;
+	__u32 start = 0;
 	int r, len;
 
 	if ((cmd & 0xff00) == 0x8900 && !(cmd >> 16))
@@ -385,12 +385,9 @@ static __always_inline int surface_ioctl(struct ac_cage *c, __u64 cgid, struct f
 		return surface_verdict(c, cgid, AC_OP_IOCTL, cmd, NULL, 0, 0, false);
 	len = resolve(s, file->f_path.dentry, file->f_path.mnt, &start);
 	r = -1;
-	if (len > 0) {
-		make_key(s, c->policy, start, len);
-		v = bpf_map_lookup_elem(&file_rules, &s->key);
-		if (v && grants(*v & AC_CLASS_MASK, AC_WRITE))
-			r = 0;
-	}
+	if (len > 0 && grants(path_class(s, &file_rules, AC_PK_FILE, c->policy, start, len),
+			      AC_WRITE))
+		r = 0;
 	if (r)
 		r = surface_verdict(c, cgid, AC_OP_IOCTL, cmd, s, start, len, false);
 	scratch_put(pc);

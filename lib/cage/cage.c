@@ -86,6 +86,8 @@ static int put_delta(struct cage *c, const struct ruleset *rs)
 		return -1;
 	if (!rules_delta(c->spare.exec, c->spare.nexec, rs->exec, rs->nexec, &x)) {
 		ret = loader_put_delta(c->ld, c->spare_id, &f, &x, err, sizeof(err));
+		if (!ret)
+			ret = loader_put_patterns(c->ld, c->spare_id, rs, err, sizeof(err));
 		rules_delta_free(&x);
 	}
 	rules_delta_free(&f);

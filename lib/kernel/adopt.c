@@ -241,6 +241,7 @@ static void purge_all(struct loader *l, int (*gone)(uint32_t id, const void *ctx
 	if (l->skel) {
 		purge(bpf_map__fd(l->skel->maps.file_rules), sizeof(struct ac_key), gone, ctx);
 		purge(bpf_map__fd(l->skel->maps.exec_rules), sizeof(struct ac_key), gone, ctx);
+		purge(bpf_map__fd(l->skel->maps.patterns), sizeof(struct ac_pat_key), gone, ctx);
 	}
 	purge(bpf_map__fd(l->net->maps.unix_rules), sizeof(struct ac_key), gone, ctx);
 	purge(bpf_map__fd(l->net->maps.net_rules), sizeof(struct ac_net_key), gone, ctx);

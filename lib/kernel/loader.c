@@ -461,6 +461,56 @@ static int del(int fd, uint32_t policy, const struct rule *r, size_t n)
 	return ret;
 }
 
+/* The patterns of one kind under policy: l's at 0, 1, ..., and nothing
+ * after them (the programs stop at the first index missing) */
+static int put_kind(int fd, uint32_t policy, uint32_t kind, const struct patlist *l)
+{
+	struct ac_pat_key k = { .policy = policy };
+
+	for (size_t i = 0; i < AC_PAT_MAX; i++) {
+		k.idx = AC_PAT_IDX(kind, i);
+		if (i < l->n) {
+			if (bpf_map_update_elem(fd, &k, &l->p[i], BPF_ANY))
+				return -1;
+		} else if (bpf_map_delete_elem(fd, &k)) {
+			if (errno == ENOENT)
+				break;          /* none after a missing one */
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void del_patterns(int fd, uint32_t policy)
+{
+	struct ac_pat_key k = { .policy = policy };
+
+	for (uint32_t kind = AC_PK_FILE; kind <= AC_PK_LIVE; kind++)
+		for (size_t i = 0; i < AC_PAT_MAX; i++) {
+			k.idx = AC_PAT_IDX(kind, i);
+			if (bpf_map_delete_elem(fd, &k) && errno == ENOENT)
+				break;
+		}
+}
+
+int loader_put_patterns(struct loader *l, uint32_t policy, const struct ruleset *rs,
+			char *err, size_t errlen)
+{
+	int fd;
+
+	if (!l->skel)
+		return 0;
+	fd = bpf_map__fd(l->skel->maps.patterns);
+	if (put_kind(fd, policy, AC_PK_FILE, &rs->fpat) ||
+	    put_kind(fd, policy, AC_PK_EXEC, &rs->xpat) ||
+	    put_kind(fd, policy, AC_PK_LIVE, &rs->live)) {
+		snprintf(err, errlen, "cannot write the policy's patterns into the kernel: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
 		     char *err, size_t errlen)
 {
@@ -477,6 +527,10 @@ int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs
 		loader_del_rules(l, policy, rs);
 		return -1;
 	}
+	if (loader_put_patterns(l, policy, rs, err, errlen)) {
+		loader_del_rules(l, policy, rs);
+		return -1;
+	}
 	return 0;
 }
 
@@ -486,6 +540,7 @@ void loader_del_rules(struct loader *l, uint32_t policy, const struct ruleset *r
 		return;
 	del(bpf_map__fd(l->skel->maps.file_rules), policy, rs->trie, rs->ntrie);
 	del(bpf_map__fd(l->skel->maps.exec_rules), policy, rs->exec, rs->nexec);
+	del_patterns(bpf_map__fd(l->skel->maps.patterns), policy);
 }
 
 int loader_put_delta(struct loader *l, uint32_t policy, const struct rule_delta *files,

@@ -112,6 +112,10 @@ int loader_new_policy_id(struct loader *l, uint32_t *id);
 int loader_put_rules(struct loader *l, uint32_t policy, const struct ruleset *rs,
 		     char *err, size_t errlen);
 void loader_del_rules(struct loader *l, uint32_t policy, const struct ruleset *rs);
+/* Write rs's patterns under policy id, and remove any other there (the
+ * spare's of a delta); -1 with err. */
+int loader_put_patterns(struct loader *l, uint32_t policy, const struct ruleset *rs,
+			char *err, size_t errlen);
 /* Turn the file and exec rules under policy id into another set by their
  * differences (rules_delta: files, exec); -1 with err part way. */
 int loader_put_delta(struct loader *l, uint32_t policy, const struct rule_delta *files,
