@@ -133,7 +133,7 @@ test-vm: $(BUILD)/agentcage $(BUILD)/uring-test $(BUILD)/multicage $(VMTEST)
 # first: BPF_CFLAGS asks $(CC) for the multiarch include directory.
 # A fuzz target NAME is tests/fuzz/fuzz_NAME.c (LLVMFuzzerTestOneInput), its
 # seeds tests/fuzz/corpus/NAME/, optionally tests/fuzz/NAME.dict: add it here.
-FUZZ_TARGETS := policy netspec proto yaml llaudit
+FUZZ_TARGETS := policy netspec proto yaml llaudit pattern
 FUZZ_SECONDS ?= 60
 SAN_BUILD := $(BUILD)/san
 FUZZ_BUILD := $(BUILD)/fuzz

@@ -43,8 +43,9 @@ static void summary_plain(const char *file, const struct compiled_policy *c,
 	if (w->n > PLAIN_WARNINGS)
 		fprintf(stderr, "%s: warning: ... and %zu more (agentcage check --json lists them all)\n",
 			file, w->n - PLAIN_WARNINGS);
-	printf("%s: valid: cage '%s', mode %s, %zu file rules, %zu exec rules\n", file,
-	       c->pol.name, c->pol.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles, c->rs.nexec);
+	printf("%s: valid: cage '%s', mode %s, %zu file rules, %zu exec rules, %zu patterns\n",
+	       file, c->pol.name, c->pol.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles,
+	       c->rs.nexec, c->rs.fpat.n + c->rs.xpat.n);
 	print_list("read", &c->pol.read);
 	print_list("write", &c->pol.write);
 	print_list("deny", &c->pol.deny);
@@ -78,8 +79,9 @@ static void summary_json(const char *file, const struct compiled_policy *c,
 	json_write_string(stdout, file, -1);
 	fputs(",\"valid\":true,\"cage\":", stdout);
 	json_write_string(stdout, c->pol.name, -1);
-	printf(",\"mode\":\"%s\",\"file_rules\":%zu,\"exec_rules\":%zu",
-	       c->pol.mode == MODE_AUDIT ? "audit" : "enforce", c->rs.nfiles, c->rs.nexec);
+	printf(",\"mode\":\"%s\",\"file_rules\":%zu,\"exec_rules\":%zu,\"file_patterns\":%zu,"
+	       "\"exec_patterns\":%zu", c->pol.mode == MODE_AUDIT ? "audit" : "enforce",
+	       c->rs.nfiles, c->rs.nexec, c->rs.fpat.n, c->rs.xpat.n);
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		printf(",\"%s\":", lists[i].key);
 		json_write_strings(stdout, lists[i].l->items, lists[i].l->n);

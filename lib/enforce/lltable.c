@@ -127,9 +127,29 @@ static int unix_rows(const struct policy *p, const struct ll_opts *o, struct ll_
 	return 0;
 }
 
+/* Landlock grants by inode, at start: it cannot match a name */
+static int pattern_rows(const struct ruleset *rs, struct ll_table *t)
+{
+	size_t deny = 0;
+
+	for (size_t i = 0; i < rs->fpat.n; i++)
+		deny += rs->fpat.p[i].cls == AC_DENY;
+	if (deny && row(t, LL_WEAKER, "files.deny patterns", "Landlock cannot match names: "
+			"what a deny pattern covers stays as the entries around it grant it, "
+			"files created later included; run where BPF LSM loads, or deny the paths"))
+		return -1;
+	if ((rs->fpat.n > deny || rs->xpat.n) &&
+	    row(t, LL_DIFFERS, "read, write and exec patterns", "not granted: Landlock cannot "
+		"match names; list the paths, or run where BPF LSM loads"))
+		return -1;
+	return 0;
+}
+
 static int policy_rows(const struct compiled_policy *cp, const struct ll_opts *o,
 		       struct ll_table *t)
 {
+	if (pattern_rows(&cp->rs, t))
+		return -1;
 	if (cp->pol.mode == MODE_AUDIT &&
 	    row(t, LL_CANNOT, "mode: audit", "Landlock only denies: it cannot let an access "
 		"through and report it; run audit mode where BPF LSM loads"))

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "agentcage/cage.h"
 #include "policy/explain.h"
+#include "policy/pattern.h"
 #include "policy/rules.h"
 
 static const char *const op_names[] = { "read", "write", "exec" };
@@ -34,21 +35,42 @@ static size_t covers(const char *form, const char *pkey, size_t pklen)
 	return n <= pklen && !memcmp(key, pkey, n) ? n : 0;
 }
 
+/* Does pattern form match the path? The weight of its deepest match, or 0.
+ * (A pattern that is an entry once compiled, "/a/ **", covers as one.) */
+static size_t pattern_covers(char *form, const char *path, const char *pkey, size_t pklen)
+{
+	struct ac_pattern p;
+	uint32_t w = 0;
+	char err[256];
+	int r = pattern_compile(form, 1, 0, &p, err, sizeof(err));
+
+	if (r == 1)
+		return covers(form, pkey, pklen);
+	if (r || pattern_match(&p, path, strlen(path), &w) != AC_M_MATCH)
+		return 0;
+	return w;
+}
+
 /* The entries of one list covering the path, each by its longest covering
- * form (as written, or symlink-free as rules_compile adds it). 0, or -1. */
+ * form (as written, or symlink-free as rules_compile adds it; a pattern by
+ * its deepest match). 0, or -1. */
 static int scan(const struct plist *l, const char *name, uint32_t cls, const struct rule_vars *v,
-		const char *pkey, size_t pklen, struct cands *c)
+		const char *path_in, const char *pkey, size_t pklen, struct cands *c)
 {
 	char path[PATH_MAX], real[PATH_MAX], err[128];
 
 	for (size_t i = 0; i < l->n; i++) {
 		size_t a, b = 0;
 
-		if (rules_expand(l->items[i], v, path, sizeof(path), err, sizeof(err)))
+		if (rules_expand_entry(l->items[i], v, path, sizeof(path), err, sizeof(err)))
 			continue;   /* (the policy compiled: never) */
-		a = covers(path, pkey, pklen);
-		if (realpath(path, real) && strcmp(real, path))
-			b = covers(real, pkey, pklen);
+		if (pattern_is(l->items[i])) {
+			a = pattern_covers(path, path_in, pkey, pklen);
+		} else {
+			a = covers(path, pkey, pklen);
+			if (realpath(path, real) && strcmp(real, path))
+				b = covers(real, pkey, pklen);
+		}
 		if (!a && !b)
 			continue;
 		if (c->n == c->cap) {
@@ -86,9 +108,9 @@ static int files_of(const struct compiled_policy *c, const struct rule_vars *v, 
 	struct cands k = { 0 };
 	uint32_t twin = rules_file_class(&c->rs, path);
 
-	if (scan(&p->read, "files.read", AC_READ, v, pkey, pklen, &k) ||
-	    scan(&p->write, "files.write", AC_WRITE, v, pkey, pklen, &k) ||
-	    scan(&p->deny, "files.deny", AC_DENY, v, pkey, pklen, &k)) {
+	if (scan(&p->read, "files.read", AC_READ, v, path, pkey, pklen, &k) ||
+	    scan(&p->write, "files.write", AC_WRITE, v, path, pkey, pklen, &k) ||
+	    scan(&p->deny, "files.deny", AC_DENY, v, path, pkey, pklen, &k)) {
 		free(k.e);
 		return -1;
 	}
@@ -129,7 +151,7 @@ int policy_explain(const struct compiled_policy *c, const struct rule_vars *v, c
 	/* executing opens the file for reading, then needs a program entry:
 	 * the longest exec.allow entry covering it (a library entry below one
 	 * is a program too, rules_compile's exec_union) */
-	if (scan(&c->pol.exec, "exec.allow", AC_EXEC_PROG, v, pkey, pklen, &k)) {
+	if (scan(&c->pol.exec, "exec.allow", AC_EXEC_PROG, v, path, pkey, pklen, &k)) {
 		x->allowed = 0;
 		return -1;
 	}

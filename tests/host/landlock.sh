@@ -104,6 +104,16 @@ echo "$err" | head -n 1 | grep -q "would hold weaker under the Landlock enforcer
 echo "$err" | grep -q "^  weaker   unix path sockets: " && ok "  ... and the table's weaker rows follow" \
 	|| no "  ... the table follows" "$err"
 [ ! -e "$marker" ] && ok "  ... and the command never ran" || no "  ... the command never ran"
+# file patterns: Landlock cannot match names; the table says so, row by row
+printf "files:\n  read: [/usr]\n  deny: ['**/.env']\n  write: ['/tmp/*/x']\n" > "$T/pat.yaml"
+printf "files:\n  read: [/usr]\n" > "$T/nopat.yaml"
+out=$("$AC" check --enforcer landlock "$T/pat.yaml" 2>&1)
+echo "$out" | grep -q "^  weaker   files.deny patterns: Landlock cannot match names" \
+	&& echo "$out" | grep -q "^  differs  read, write and exec patterns: not granted" \
+	&& ok "check --enforcer landlock: a deny pattern is a weaker row, a grant pattern not granted" \
+	|| no "pattern rows under Landlock" "$out"
+"$AC" check --enforcer landlock "$T/nopat.yaml" 2>&1 | grep -q "patterns:" \
+	&& no "  ... and no such row without patterns" || ok "  ... and no such row without patterns"
 cage --enforcer landlock --accept-weaker --mode audit --policy "$T/p.yaml" -- /bin/sh -c "touch $marker"
 [ $st = 125 ] && echo "$err" | grep -q "cannot be held" && echo "$err" | grep -q "^  cannot   mode: audit" \
 	&& [ ! -e "$marker" ] && ok "audit mode under Landlock: 125 even with --accept-weaker, never enforced instead" \
