@@ -21,11 +21,19 @@ static int plain(const char *s)
 	       (len == 1 || s[len - 1] != '/') && len + 1 < AC_KEY_PATH;
 }
 
-/* The trie the kernel walks gives every path the class of the longest
- * file rule covering it (markers carry their directory's class). */
+/* The trie the kernel walks gives every path the class and the weight of
+ * the longest file rule covering it (markers carry their directory's). */
 static void same_class(const struct ruleset *rs, const char *path)
 {
-	if ((rules_trie_value(rs, path) & AC_CLASS_MASK) != rules_file_class(rs, path))
+	uint32_t weight;
+	int pat;
+	uint32_t twin = rules_file_decide(rs, path, &weight, &pat);
+
+	uint32_t v = rules_trie_value(rs, path);
+
+	/* the programs take the trie's class, and the weight its value
+	 * carries for the patterns, unless a pattern beats it */
+	if (pat < 0 && ((v & AC_CLASS_MASK) != twin || v >> AC_VAL_RULE_SHIFT != weight))
 		abort();
 	uint32_t cls;
 	rules_dir_uniform(rs, path, &cls);
