@@ -19,15 +19,22 @@
 enum ac_class { AC_NONE = 0, AC_READ = 1, AC_WRITE = 2, AC_DENY = 3 };
 
 /* A file trie value: the class in the low byte; AC_DEEPER when some rule
- * lies below the entry; the entry's key length from bit 16. Entries that
- * are no rule (markers) sit at each directory above a rule, with the class
- * of the longest rule covering them, so that a directory whose own lookup
- * finds no AC_DEEPER entry of its exact length gives every name in it the
- * class of that lookup. */
+ * lies below the entry; the entry's key length in bits 16..23; the key
+ * length of the rule whose class the entry holds in bits 24..31 (the
+ * patterns' weight to beat). Entries that are no rule (markers) sit at
+ * each directory above a rule, with the class and length of the longest
+ * rule covering them, so that a directory whose own lookup finds no
+ * AC_DEEPER entry of its exact length gives every name in it the class of
+ * that lookup. */
 #define AC_CLASS_MASK 0xffu
 #define AC_DEEPER 0x100u
 #define AC_UNIX 0x200u        /* a unix path rule covers the entry (network.unix) */
+/* the policy has file patterns (on every entry; the compiler adds one for
+ * "/" then), decided after the longest match (agentcage/pattern.h) */
+#define AC_PATS 0x400u
 #define AC_VAL_LEN_SHIFT 16
+#define AC_VAL_LEN_MASK 0xffu  /* (val >> AC_VAL_LEN_SHIFT) & this: the entry's own */
+#define AC_VAL_RULE_SHIFT 24
 
 /* exec trie values: a library (exec.libraries) may only be mapped as code,
  * a program (exec.allow) may also be executed. The compiler gives every

@@ -38,15 +38,6 @@ enum ac_pat_tag { AC_PT_STAR = 1, AC_PT_ANY = 2, AC_PT_CLASS = 3, AC_PT_DSTAR = 
 enum ac_pat_kind { AC_PK_FILE = 0, AC_PK_EXEC = 1, AC_PK_LIVE = 2 };
 #define AC_PAT_IDX(kind, i) ((__u32)(kind) << 16 | (__u32)(i))
 
-/* A trie value flag: the policy has patterns of the trie's kind (on every
- * entry of it; the compiler adds an entry for "/" then), to be decided
- * after the trie's longest match. */
-#define AC_PATS 0x400u
-/* bits 24..31 of a file trie value: the key length of the rule whose class
- * the entry holds (a marker's is that of the rule above it; 0: none) */
-#define AC_VAL_RULE_SHIFT 24
-#define AC_VAL_LEN_MASK 0xffu  /* (val >> AC_VAL_LEN_SHIFT) & this: the entry's own */
-
 /* the policy id second, as in every rule map's key (the loader's purge) */
 struct ac_pat_key {
 	__u32 idx;            /* AC_PAT_IDX */
