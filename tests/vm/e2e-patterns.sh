@@ -5,7 +5,8 @@
 # renamed into a matching place are refused, and a near-miss name beside
 # it is allowed, in enforce and in audit mode; a directory rename that
 # would carry names out of a pattern is refused beside one that would not;
-# an exec pattern lets a program run and not its neighbour; a reload that
+# hard links, symlinks and O_PATH reopens reach no matching file; an
+# exec pattern lets a program run and not its neighbour; a reload that
 # adds a pattern holds at the next open. Sourced by e2e.sh and e2e-one.sh.
 echo "# file patterns"
 D=$T/pat; mkdir -p $D
@@ -56,6 +57,25 @@ expect "  ... and renaming the vault directory (the key would leave the pattern)
 mkdir -p $W/proj/d1/sub; echo x > $W/proj/d1/sub/.env
 expect "  ... renaming a directory holding a .env works (the pattern holds at any depth)" 0 pc v.json /bin/mv $W/proj/d1 $W/proj/d2
 expect "  ... and the moved .env is still refused" 1 pc v.json /bin/cat $W/proj/d2/sub/.env
+
+echo "## other routes to a matching file"
+mkdir -p $W/proj/o; echo S > $W/proj/o/.env; echo P > $W/proj/o/plain
+expect "in a cage, a hard link to the .env under a plain name is refused" 1 pc o.json /bin/ln $W/proj/o/.env $W/proj/o/alias
+expect "  ... a hard link to the plain file works" 0 pc o.json /bin/ln $W/proj/o/plain $W/proj/o/alias2
+expect "in a cage, a symlink to the .env opens nothing (the kernel checks the resolved path)" 1 pc o.json /bin/sh -c "ln -s $W/proj/o/.env $W/proj/o/sl && cat $W/proj/o/sl"
+expect "  ... a symlink to the plain file reads" 0 pc o.json /bin/sh -c "ln -s $W/proj/o/plain $W/proj/o/sl2 && cat $W/proj/o/sl2"
+cat > $D/opath.py <<'P'
+import os, sys
+fd = os.open(sys.argv[1], os.O_PATH)
+try:
+    os.close(os.open("/proc/self/fd/%d" % fd, os.O_RDONLY)); print("read")
+except OSError as e:
+    print(type(e).__name__)
+P
+out=$(pc o.json python3 $D/opath.py $W/proj/o/.env 2>/dev/null)
+[ "$out" = PermissionError ] && ok "in a cage, reopening an O_PATH descriptor of the .env is refused" || no "O_PATH reopen of the .env refused" "$out"
+out=$(pc o.json python3 $D/opath.py $W/proj/o/plain 2>/dev/null)
+[ "$out" = read ] && ok "  ... the same reopen of the plain file works" || no "  ... O_PATH reopen of the plain file works" "$out"
 
 echo "## exec patterns"
 mkdir -p $W/proj/app/node_modules/.bin; cp /usr/bin/id $W/proj/app/node_modules/.bin/tool; cp /usr/bin/id $W/proj/app/node_modules/tool
