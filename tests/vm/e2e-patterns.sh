@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 120 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 283 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # File patterns decided in the kernel at each access, on the resolved
 # path: for each form, a file created after the cage started and a file
 # renamed into a matching place are refused, and a near-miss name beside
