@@ -4,6 +4,7 @@
  * daemon still holds (its backlog), then exit; with it, every event as it
  * comes until the daemon goes. --json prints each line as the daemon
  * sends it (the event schema plus "v"); else one plain line per event. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -88,7 +89,19 @@ static int subscribe(const struct events_opts *o)
 	return fd;
 }
 
-void events_print_plain(FILE *f, json_object *ev)
+/* a string value printed bare, as agentcage run's own lines print op,
+ * peer and family: a word of safe bytes; comm and path always quoted */
+static int bare(const char *k, const char *s)
+{
+	if (!strcmp(k, "comm") || !strcmp(k, "path") || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.:/@+-[]", *s))
+			return 0;
+	return 1;
+}
+
+void events_print_plain(FILE *f, const char *prefix, json_object *ev)
 {
 	json_object *m;
 	const char *action = "";
@@ -97,15 +110,19 @@ void events_print_plain(FILE *f, json_object *ev)
 		action = !strcmp(json_object_get_string(m), "audited") ? "AUDIT" : "DENY";
 	else if (json_object_object_get_ex(ev, "level", &m))
 		action = "ERROR";   /* a policy file a reload refused */
-	fprintf(f, "%s %s %s", json_object_object_get_ex(ev, "time", &m) ? json_object_get_string(m) : "-",
-	       json_object_object_get_ex(ev, "cage", &m) ? json_object_get_string(m) : "?", action);
+	fprintf(f, "%s%s %s %s", prefix,
+		json_object_object_get_ex(ev, "time", &m) ? json_object_get_string(m) : "-",
+		json_object_object_get_ex(ev, "cage", &m) ? json_object_get_string(m) : "?", action);
 	json_object_object_foreach(ev, k, v) {
 		if (!strcmp(k, "v") || !strcmp(k, "time") || !strcmp(k, "cage") || !strcmp(k, "action") ||
 		    !strcmp(k, "level"))
 			continue;
-		fprintf(f, " %s=%s", k, json_object_is_type(v, json_type_string) ?
-		       json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE) :
-		       json_object_to_json_string(v));
+		if (json_object_is_type(v, json_type_string) && bare(k, json_object_get_string(v)))
+			fprintf(f, " %s=%s", k, json_object_get_string(v));
+		else
+			fprintf(f, " %s=%s", k, json_object_is_type(v, json_type_string) ?
+				json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE) :
+				json_object_to_json_string(v));
 	}
 	fputc('\n', f);
 }
@@ -139,7 +156,7 @@ static int line_of(const char *line, int first)
 		diag_warn("%lld events dropped: this client did not read them fast enough",
 			  (long long)json_object_get_int64(m));
 	} else {
-		events_print_plain(stdout, o);
+		events_print_plain(stdout, "", o);
 	}
 	json_object_put(o);
 	fflush(stdout);

@@ -174,7 +174,7 @@ static void event_line(struct rc *c, const char *line)
 		if (c->o->json)
 			fprintf(stderr, "%s\n", line);
 		else
-			events_print_plain(stderr, o);
+			events_print_plain(stderr, "agentcage: ", o);
 		if (c->o->events)
 			fprintf(c->o->events, "%s\n", line);
 	}

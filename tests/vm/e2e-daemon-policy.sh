@@ -45,7 +45,7 @@ out=$($AC run --policy $P -- sh -c "cat $S/a; cat /proc/self/cgroup" 2>&1); st=$
 	&& ok "run --policy with a daemon: cat a allowed, in the daemon's cage $n-PID, a run cgroup of it" || no "via daemon" "$st $out"
 out=$($AC run --policy $P -- cat $S/b 2>&1); st=$?
 [ $st = 1 ] && echo "$out" | grep -q "Operation not permitted" && ok "  ... cat b: denied (EPERM, cat's status 1)" || no "denied b" "$st $out"
-echo "$out" | grep -Eq " $n-[0-9]+ DENY .*op=\"open_read\".*path=\"$S/b\"" && ok "  ... the denial printed on the caller's stderr (plain)" || no "  ... plain event" "$out"
+echo "$out" | grep -Eq " $n-[0-9]+ DENY .*op=open_read.*path=\"$S/b\"" && ok "  ... the denial printed on the caller's stderr (plain)" || no "  ... plain event" "$out"
 cat $S/b > /dev/null && ok "  ... the same cat b outside the cage succeeds" || no "outside"
 event "  ... and in the daemon's --events file, named by the ephemeral cage" $DEV op=open_read path=$S/b "cage~=^$n-[0-9]+$" action=denied comm=cat
 nocage && ok "  ... the cage is gone once the run is (daemon and cgroup)" || no "cage left" "$(cages; ls -d $CG/$n-*)"
