@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 377 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 135 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, the routes the other baseline suites left untested:
 # TIOCLINUX (on a pty, and a selection pasted into a virtual console), a
 # console's function-key strings (KDSKBSENT), the signal system calls and
@@ -10,6 +10,7 @@
 # untouched are asserted next to the same call working outside the cage,
 # or inside it on its own tasks and files. Sourced by e2e.sh and e2e-one.sh
 # (lib.sh's helpers).
+suite_daemon
 X=$H/holes
 D=$T/holes; mkdir -p $D
 R=/run/holes; rm -rf $R; mkdir -p $R/ro $R/rw   # tmpfs: inode flags and file handles

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 271 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 53 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, path naming (sourced by e2e.sh, or alone by e2e-one.sh):
 # a path is named in the task's own mount namespace only; a file reached
 # through a detached mount or another namespace's mount is unresolved.
+suite_daemon
 echo "# paths: names come from the task's own mount namespace"
 D=$H/detached
 rel=${T#/}

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 413 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 95 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, host surface: a root agent with every capability may
 # not reach host configuration or kernel surface, whatever its policy grants
 # (bpf/surface.bpf.h). Each attack runs in a cage whose policy grants it,
 # and once outside a cage (or where the policy grants it) as the control.
 # Sourced by e2e.sh and e2e-one.sh (lib.sh's helpers).
+suite_daemon
 echo "# kernel baseline: host surface"
 S=$T/surface; mkdir -p $S
 # a policy that grants everything: read, write and exec of /, loopback

@@ -6,5 +6,6 @@ set -u
 repo=$1
 . $repo/tests/vm/lib.sh
 . "$repo/$2"
+suite_daemon_stop
 echo "vm-e2e ($2): $pass passed, $fail failed"
 [ $fail = 0 ]

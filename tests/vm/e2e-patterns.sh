@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 283 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 39 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # File patterns decided in the kernel at each access, on the resolved
 # path: for each form, a file created after the cage started and a file
 # renamed into a matching place are refused, and a near-miss name beside
@@ -8,6 +8,7 @@
 # hard links, symlinks and O_PATH reopens reach no matching file; an
 # exec pattern lets a program run and not its neighbour; a reload that
 # adds a pattern holds at the next open. Sourced by e2e.sh and e2e-one.sh.
+suite_daemon
 echo "# file patterns"
 D=$T/pat; mkdir -p $D
 W=/run/pat/w; rm -rf /run/pat; mkdir -p $W/proj/src $W/home/u

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 226 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 141 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # A rename moves every name beneath a directory: a root agent may not
 # rename a directory with a rule below it (a denied file read, a read-only
 # file written, its own program run under an exec.allow name), nor move a
@@ -7,6 +7,7 @@
 # reached under a listed name). Each refusal is shown next to the same
 # rename working where no rule is moved, and outside a cage. Sourced by
 # e2e.sh and e2e-one.sh (lib.sh's helpers).
+suite_daemon
 echo "# renames that would move the rules' names"
 D=$T/rename; mkdir -p $D
 W=/run/rename/w; rm -rf /run/rename

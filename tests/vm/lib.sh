@@ -17,7 +17,32 @@ expect() { local name=$1 want=$2; shift 2; local out; out=$("$@" 2>&1); local st
 # started FILE: wait (up to 30 s) until a caged loop has written its first line to FILE
 started() { for _ in $(seq 300); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 # caged [GLOB]: wait until a cage (whose cgroup name matches GLOB, NAME-PID) has a task in it
-caged() { for _ in $(seq 300); do cat /sys/fs/cgroup/agentcage/${1:-*}/cgroup.procs 2>/dev/null | grep -q . && return 0; sleep 0.1; done; return 1; }
+# (or in a run's cgroup under it: a daemon's cage)
+caged() { for _ in $(seq 300); do cat /sys/fs/cgroup/agentcage/${1:-*}/cgroup.procs \
+	/sys/fs/cgroup/agentcage/${1:-*}/*/cgroup.procs 2>/dev/null | grep -q . && return 0; sleep 0.1; done; return 1; }
 # event NAME FILE K=V...: an event matching K=V is in FILE
 event() { local name=$1; shift; local out; if out=$(python3 "$EV" "$@" 2>&1); then ok "$name"; else no "$name" "$out"; fi; }
 
+# suite_daemon: from here on, this suite's `agentcage run --policy` goes
+# through a daemon of the suite's own ($AGENTCAGE_SOCKET), into an ephemeral
+# cage NAME-PID in the daemon's one set of programs. Under TCG a standalone
+# run spends about 5 s loading its programs and 9 s detaching them (an RCU
+# tasks grace period a hook, serialised with the next run's attach); this
+# way the suite loads them once. The same programs decide, so what a check
+# proves about a policy holds; a check about the standalone run itself
+# (its pins, sweep, guard, -v counts) says --standalone. e2e-one.sh stops the
+# daemon and removes its pins when the suite ends.
+suite_daemon() {
+	SD=/run/ac-suite-$$
+	mkdir -p $SD/pol
+	export AGENTCAGE_SOCKET=$SD/ac.sock
+	$AC daemon --policy-dir $SD/pol --socket $AGENTCAGE_SOCKET > $SD/d.out 2>&1 & SD_PID=$!
+	for _ in $(seq 600); do [ -S $AGENTCAGE_SOCKET ] && return 0; sleep 0.1; done
+	no "the suite's daemon answers at $AGENTCAGE_SOCKET" "$(cat $SD/d.out)"
+}
+suite_daemon_stop() {
+	[ -n "${SD_PID:-}" ] || return 0
+	kill $SD_PID; wait $SD_PID
+	rm -rf /sys/fs/bpf/agentcage/daemon $SD
+	unset AGENTCAGE_SOCKET SD_PID
+}
