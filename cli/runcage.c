@@ -251,6 +251,18 @@ static void reload(struct rc *c)
 	json_object_put(r);
 }
 
+/* the run reply's warnings (a hostname that does not resolve), printed as
+ * a standalone run prints its own */
+static void print_warnings(json_object *reply)
+{
+	json_object *w;
+
+	if (!json_object_object_get_ex(reply, "warnings", &w) || !json_object_is_type(w, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(w); i++)
+		diag_warn("%s", json_object_get_string(json_object_array_get_idx(w, i)));
+}
+
 /* the launch of the cage's policy, and the join request CMD's process sends */
 static int prepare(struct rc *c, json_object *reply, char **cmd)
 {
@@ -261,6 +273,7 @@ static int prepare(struct rc *c, json_object *reply, char **cmd)
 	const char *sock = c->o->socket;
 	size_t n;
 
+	print_warnings(reply);
 	json_object_object_get_ex(reply, "launch", &launch);
 	if (!run || !token || proto_launch_parse(launch, &c->pol, &e)) {
 		json_object_put(rq);

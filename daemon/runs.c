@@ -129,6 +129,28 @@ static size_t free_slot(const struct daemon *d)
 	return DAEMON_MAX_RUNS;
 }
 
+/* What the run's caller is told, as a standalone run would tell it: the
+ * policy's hostnames that do not resolve (their rules allow nothing). */
+static void add_warnings(json_object *o, const struct compiled_policy *cp)
+{
+	const struct net_hosts *hs = &cp->hosts;
+	json_object *w = NULL;
+	char m[640];   /* name 256, error 192, the text */
+
+	for (size_t i = 0; i < hs->n; i++) {
+		if (!hs->h[i].error[0])
+			continue;
+		snprintf(m, sizeof(m), "cannot resolve %s: %s; its network rules allow nothing "
+			 "until it resolves (the daemon retries in the background)",
+			 hs->h[i].name, hs->h[i].error);
+		if (!w)
+			w = json_object_new_array();
+		json_object_array_add(w, json_object_new_string(m));
+	}
+	if (w)
+		json_object_object_add(o, "warnings", w);
+}
+
 json_object *run_start(struct daemon *d, struct client *cl, const struct proto_req *rq)
 {
 	struct dcage *c = rq->policy ? NULL : daemon_find(d, rq->cage);
@@ -185,6 +207,7 @@ json_object *run_start(struct daemon *d, struct client *cl, const struct proto_r
 	json_object_object_add(o, "cgroup", json_object_new_string(r->cg.path));
 	json_object_object_add(o, "mode", json_object_new_string(c->cage.audit ? "audit" : "enforce"));
 	json_object_object_add(o, "launch", proto_launch_json(p));
+	add_warnings(o, &c->cage.policy);
 	return o;
 }
 
