@@ -31,6 +31,7 @@
 #include "launch.h"
 #include "pty.h"
 #include "policy/compile.h"
+#include "policy/explain.h"
 #include "proto/proto.h"
 #include "enforce/landlock.h"
 #include "enforce/llaudit.h"
@@ -143,12 +144,20 @@ static int64_t ns_of(clockid_t id)
 
 static void write_event(struct run *r, const struct ac_event *e, uint64_t t)
 {
+	static char path[AC_PATH_MAX + 1], rule[PATH_MAX + 32];
+	const char *rp = NULL, *name = r->cage.policy.pol.name;
+
+	/* the deciding entry, by the twin of the policy in force (BPF LSM's:
+	 * Landlock decides some rows otherwise, lltable.c) */
+	if (r->enforcer != ENF_LANDLOCK && event_file_path(e, path, sizeof(path)) &&
+	    explain_event_rule(&r->cage.policy, &r->vars, e->op, path, rule, sizeof(rule)))
+		rp = rule;
 	if (r->opt.json)
-		event_write_json(stderr, e, r->cage.policy.pol.name, t);
+		event_write_json(stderr, e, name, t, rp);
 	else
-		event_write_plain(stderr, e, r->cage.policy.pol.name, t);
+		event_write_plain(stderr, e, name, t, rp);
 	if (r->opt.events)
-		event_write_json(r->opt.events, e, r->cage.policy.pol.name, t);
+		event_write_json(r->opt.events, e, name, t, rp);
 }
 
 /* The run's start or reload record, in the JSON sinks only (the plain

@@ -26,6 +26,7 @@
 #include "../cli/verbs.h"
 #include "daemon.h"
 #include "event/event.h"
+#include "policy/explain.h"
 #include "kernel/lsm.h"
 #include "kernel/pin.h"
 #include "proto/proto.h"
@@ -73,12 +74,25 @@ static int64_t ns_of(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* the policy entry that decided e in cage c (explain_event_rule), or NULL */
+static const char *event_rule(const struct dcage *c, const struct ac_event *e)
+{
+	static char path[AC_PATH_MAX + 1], rule[PATH_MAX + 32];
+	struct rule_vars v = { c->cwd[0] ? c->cwd : NULL, c->cage_tmp[0] ? c->cage_tmp : NULL,
+			       c->tty[0] ? c->tty : NULL };
+
+	if (!event_file_path(e, path, sizeof(path)) ||
+	    !explain_event_rule(&c->cage.policy, &v, e->op, path, rule, sizeof(rule)))
+		return NULL;
+	return rule;
+}
+
 int daemon_on_event(void *ctx, void *data, size_t len)
 {
 	struct daemon *d = ctx;
 	const struct ac_event *e = data;
 	struct dcage *c;
-	const char *name;
+	const char *name, *rule;
 	uint64_t t;
 
 	if (len < sizeof(*e) - sizeof(e->path))
@@ -87,15 +101,16 @@ int daemon_on_event(void *ctx, void *data, size_t len)
 	name = c ? c->name : "?";
 	t = e->ts_ns + d->clock_off;
 	metrics_count(d, e, c);
+	rule = c ? event_rule(c, e) : NULL;
 	if (diag_json)
-		event_write_json(stdout, e, name, t);
+		event_write_json(stdout, e, name, t, rule);
 	else
-		event_write_plain(stdout, e, name, t);
+		event_write_plain(stdout, e, name, t, rule);
 	if (d->events) {
-		event_write_json(d->events, e, name, t);
+		event_write_json(d->events, e, name, t, rule);
 		events_rotate(d);
 	}
-	events_publish(d, e, name, t);
+	events_publish(d, e, name, t, rule);
 	return 0;
 }
 

@@ -50,6 +50,9 @@ struct dcage {
 	int unbound;               /* adopted, its file not yet found by a scan */
 	int ephemeral;             /* a run's own (run --policy, NAME-PID): no file of the
 	                            * policy directory; it goes when its run ends */
+	/* an ephemeral cage's ${CWD}, ${CAGE_TMP} and pty, as its run's policy
+	 * was compiled with ("": none; a named cage has none) */
+	char cwd[PATH_MAX], cage_tmp[PATH_MAX], tty[PATH_MAX];
 	struct dns_refresh dns;    /* its hostnames re-resolved (dns.c), when dns_on */
 	int dns_on;
 };
@@ -183,7 +186,8 @@ int daemon_adopt(struct daemon *d, event_fn on_event, struct ac_error *e);
 
 /* the event stream (events.c): every event to the backlog and to the
  * subscribers whose filter it passes; a subscription request */
-void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t);
+void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t,
+		    const char *rule);
 /* --events FILE past its size: renamed to FILE.1 (the one before goes),
  * a new FILE opened; nothing is lost, a failure keeps the old file */
 void events_rotate(struct daemon *d);

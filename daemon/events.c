@@ -20,7 +20,8 @@
 #define SUB_MAX (256 << 10)
 
 /* e as {"v":1,...}\n, malloc'd */
-static char *event_line(const struct ac_event *e, const char *cage, uint64_t t, size_t *n)
+static char *event_line(const struct ac_event *e, const char *cage, uint64_t t, const char *rule,
+			size_t *n)
 {
 	char *buf = NULL, *line;
 	size_t len = 0;
@@ -28,7 +29,7 @@ static char *event_line(const struct ac_event *e, const char *cage, uint64_t t, 
 
 	if (!f)
 		return NULL;
-	event_write_json(f, e, cage, t);
+	event_write_json(f, e, cage, t, rule);
 	fclose(f);
 	if (!buf || len < 2 || buf[0] != '{' || !(line = malloc(len + 7))) {
 		free(buf);
@@ -83,10 +84,11 @@ static void publish(struct daemon *d, char *line, size_t n, const char *cage)
 	d->nbacklog++;
 }
 
-void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t)
+void events_publish(struct daemon *d, const struct ac_event *e, const char *cage, uint64_t t,
+		    const char *rule)
 {
 	size_t n;
-	char *line = event_line(e, cage, t, &n);
+	char *line = event_line(e, cage, t, rule, &n);
 
 	if (line)
 		publish(d, line, n, cage);

@@ -113,6 +113,9 @@ static struct dcage *ephemeral(struct daemon *d, const struct proto_req *rq, pid
 				    daemon_hash(rq->policy, rq->policy_len), e)) {
 		c = daemon_find(d, name);
 		c->ephemeral = 1;
+		snprintf(c->cwd, sizeof(c->cwd), "%s", rq->cwd);
+		snprintf(c->cage_tmp, sizeof(c->cage_tmp), "%s", rq->cage_tmp);
+		snprintf(c->tty, sizeof(c->tty), "%s", rq->tty);
 		diag_info("cage %s installed for a run of pid %d (%s)", name, (int)pid, c->file);
 		return c;
 	}

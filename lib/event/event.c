@@ -152,7 +152,19 @@ static size_t path_len(const struct ac_event *e)
 	return e->path_len < sizeof(e->path) ? e->path_len : sizeof(e->path);
 }
 
-void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint64_t ns)
+int event_file_path(const struct ac_event *e, char *buf, size_t len)
+{
+	size_t n = path_len(e);
+
+	if ((e->flags & (AC_EV_NET | AC_EV_UNRESOLVED)) || !n || n >= len || memchr(e->path, 0, n))
+		return 0;
+	memcpy(buf, e->path, n);
+	buf[n] = 0;
+	return 1;
+}
+
+void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint64_t ns,
+		      const char *rule)
 {
 	char t[48];
 
@@ -193,6 +205,10 @@ void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint6
 			json_write_string(f, e->path, path_len(e));
 	}
 	fprintf(f, ",\"action\":\"%s\"", e->action == AC_AUDITED ? "audited" : "denied");
+	if (rule) {
+		fputs(",\"rule\":", f);
+		json_write_string(f, rule, -1);
+	}
 	if (e->flags & AC_EV_UNRESOLVED)
 		fputs(",\"unresolved\":true", f);
 	if (e->flags & AC_EV_LANDLOCK)
@@ -225,7 +241,8 @@ void event_write_record(FILE *f, const struct event_record *r, uint64_t ns)
 	fflush(f);
 }
 
-void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint64_t ns)
+void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint64_t ns,
+		       const char *rule)
 {
 	char t[48];
 
@@ -275,6 +292,10 @@ void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint
 		json_write_string(f, e->path, path_len(e));
 	/* the usual cause: a shared library or extension module outside the
 	 * library directories (a program's own file needs exec.allow) */
+	if (rule) {
+		fputs(" rule=", f);
+		json_write_string(f, rule, -1);
+	}
 	if (e->op == AC_OP_MMAP_EXEC && e->action == AC_DENIED)
 		fputs(" (add its directory to exec.libraries)", f);
 	fputc('\n', f);

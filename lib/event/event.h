@@ -16,8 +16,14 @@ void event_addr_str(const struct ac_event_net *n, char *buf, size_t len);
 const char *event_family_name(unsigned family, char *buf, size_t len);
 /* RFC 3339 UTC time with microseconds of a realtime nanosecond count */
 void event_time(uint64_t realtime_ns, char *buf, size_t len);
-void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns);
-void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns);
+/* rule: the policy entry that decided (explain_event_rule), or NULL */
+void event_write_json(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns,
+		      const char *rule);
+void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint64_t realtime_ns,
+		       const char *rule);
+/* A file or exec event's resolved path into buf (NUL-terminated): 1; 0
+ * when it has none (a network event, an unresolved or empty path). */
+int event_file_path(const struct ac_event *e, char *buf, size_t len);
 
 /* A run's own record in its JSON event sinks, beside the events: a
  * consumer tells one from an event by "record" (docs/events.md). */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agentcage/cage.h"
@@ -162,4 +163,47 @@ int policy_explain(const struct compiled_policy *c, const struct rule_vars *v, c
 	free(k.e);
 	x->allowed = x->allowed && rules_exec_allowed(&c->rs, path);
 	return 0;
+}
+
+/* the explain op of an event's op, or -1 for one no file rule decides */
+static int event_op(uint32_t op)
+{
+	switch (op) {
+	case AC_OP_OPEN_READ:
+		return EXPLAIN_READ;
+	case AC_OP_OPEN_WRITE: case AC_OP_CREATE: case AC_OP_MKNOD: case AC_OP_MKDIR:
+	case AC_OP_RMDIR: case AC_OP_UNLINK: case AC_OP_RENAME: case AC_OP_LINK:
+	case AC_OP_SYMLINK: case AC_OP_TRUNCATE: case AC_OP_CHMOD: case AC_OP_CHOWN:
+	case AC_OP_SETXATTR: case AC_OP_UTIMES:
+		return EXPLAIN_WRITE;
+	case AC_OP_EXEC:
+		return EXPLAIN_EXEC;
+	default:
+		return -1;
+	}
+}
+
+int explain_event_rule(const struct compiled_policy *c, const struct rule_vars *v, uint32_t op,
+		       const char *path, char *buf, size_t len)
+{
+	int xop = event_op(op), found = 0;
+	struct explanation *x;
+	const struct explain_entry *d;
+
+	if (xop < 0 || path[0] != '/' || !(x = malloc(sizeof(*x))))   /* 45 KB */
+		return 0;
+	if (!policy_explain(c, v, path, xop, x) && !x->allowed) {
+		/* an exec the file rules let read is refused for want of an
+		 * exec.allow entry; with one (x->exec grants), a deeper
+		 * exec.libraries entry refused it, which explain does not name */
+		d = xop == EXPLAIN_EXEC && (x->file.cls == AC_READ || x->file.cls == AC_WRITE) ?
+		    &x->exec : &x->file;
+		found = !(d == &x->exec && d->list);
+		if (found && d->list)
+			snprintf(buf, len, "%s: %s", d->list, d->entry);
+		else if (found)
+			snprintf(buf, len, "default-deny");
+	}
+	free(x);
+	return found;
 }

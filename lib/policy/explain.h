@@ -42,4 +42,13 @@ const char *explain_op_name(int op);
  * compiled with vars v. 0, or -1 (no memory) with x->allowed 0. */
 int policy_explain(const struct compiled_policy *c, const struct rule_vars *v, const char *path,
 		   int op, struct explanation *x);
+/* The entry that decides a file or exec event's refusal under c (compiled
+ * with vars v): "LIST: ENTRY" as written ("files.deny: /etc/shadow"), or
+ * "default-deny" when no entry grants it, into buf; 1. 0 when the event is
+ * none of the policy's own decisions: another op (mmap, network, the
+ * kernel baseline's), or one the twin allows (a refusal of the baseline,
+ * such as executing a file the cage wrote). op: enum ac_op; path: the
+ * event's, absolute. */
+int explain_event_rule(const struct compiled_policy *c, const struct rule_vars *v, uint32_t op,
+		       const char *path, char *buf, size_t len);
 #endif

@@ -48,7 +48,7 @@ static int on_event(void *ctx, void *data, size_t len)
 		return 0;
 	memcpy(&last, data, len < sizeof(last) ? len : sizeof(last));
 	nevents++;
-	event_write_json(stderr, data, "nettest", 0);
+	event_write_json(stderr, data, "nettest", 0, NULL);
 	return 0;
 }
 

@@ -209,3 +209,37 @@ Test(explain, generated_agree_with_twin_and_reference)
 		compiled_policy_free(&c);
 	}
 }
+
+/* an event's "rule": the entry that refused it, the default deny, or
+ * nothing where the policy itself allows it or decides no such op */
+static const char *rule_of(const struct compiled_policy *c, uint32_t op, const char *path)
+{
+	static char buf[PATH_MAX + 32];
+
+	return explain_event_rule(c, &vars, op, path, buf, sizeof(buf)) ? buf : NULL;
+}
+
+Test(explain, event_rules)
+{
+	struct compiled_policy c;
+
+	compile("files:\n  read: [/usr, /etc]\n  write: [\"${CWD}\"]\n"
+		"  deny: [/etc/shadow, \"**/.env\"]\nexec:\n  allow: [/usr/bin]\n", &c, 0);
+	cr_assert_str_eq(rule_of(&c, AC_OP_OPEN_READ, "/etc/shadow"), "files.deny: /etc/shadow");
+	cr_assert_str_eq(rule_of(&c, AC_OP_OPEN_READ, "/home/agent/proj/x/.env"),
+			 "files.deny: **/.env");
+	cr_assert_str_eq(rule_of(&c, AC_OP_OPEN_READ, "/opt/x"), "default-deny");
+	cr_assert_str_eq(rule_of(&c, AC_OP_CREATE, "/usr/new"), "files.read: /usr");
+	cr_assert_str_eq(rule_of(&c, AC_OP_UNLINK, "/home/agent/proj/.env"), "files.deny: **/.env");
+	cr_assert_str_eq(rule_of(&c, AC_OP_EXEC, "/usr/lib/x/tool"), "default-deny");
+	cr_assert_str_eq(rule_of(&c, AC_OP_EXEC, "/opt/tool"), "default-deny");
+	/* what the policy allows was refused by something else (the baseline) */
+	cr_assert_null(rule_of(&c, AC_OP_OPEN_READ, "/usr/lib/x"));
+	cr_assert_null(rule_of(&c, AC_OP_CREATE, "/home/agent/proj/a.c"));
+	cr_assert_null(rule_of(&c, AC_OP_EXEC, "/usr/bin/ls"));
+	/* ops no file rule decides, and a path that is none */
+	cr_assert_null(rule_of(&c, AC_OP_MMAP_EXEC, "/opt/lib.so"));
+	cr_assert_null(rule_of(&c, AC_OP_CONNECT, "/opt/x"));
+	cr_assert_null(rule_of(&c, AC_OP_OPEN_READ, "x"));
+	compiled_policy_free(&c);
+}

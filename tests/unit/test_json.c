@@ -53,11 +53,19 @@ Test(json, event_line)
 	strcpy(e.comm, "cat");
 	strcpy(e.path, "/etc/sh\"adow");
 	e.path_len = strlen(e.path);
-	event_write_json(f, &e, "c1", 1764633600123456789ull);
+	event_write_json(f, &e, "c1", 1764633600123456789ull, NULL);
 	fclose(f);
 	cr_assert_str_eq(buf, "{\"time\":\"2025-12-02T00:00:00.123456Z\",\"cage\":\"c1\",\"pid\":42,"
 			 "\"uid\":1000,\"comm\":\"cat\",\"op\":\"open_read\",\"path\":\"/etc/sh\\\"adow\","
 			 "\"action\":\"denied\"}\n");
+	free(buf);
+	/* the deciding rule, escaped as any string, in both forms */
+	f = open_memstream(&buf, &n);
+	event_write_json(f, &e, "c1", 1764633600123456789ull, "files.deny: /etc/sh\"adow");
+	event_write_plain(f, &e, "c1", 1764633600123456789ull, "files.deny: /etc/sh\"adow");
+	fclose(f);
+	cr_assert(strstr(buf, "\"action\":\"denied\",\"rule\":\"files.deny: /etc/sh\\\"adow\"}\n"), "%s", buf);
+	cr_assert(strstr(buf, " path=\"/etc/sh\\\"adow\" rule=\"files.deny: /etc/sh\\\"adow\"\n"), "%s", buf);
 	free(buf);
 }
 
@@ -105,9 +113,9 @@ static char *render_event(const struct ac_event *e, int json)
 	FILE *f = open_memstream(&buf, &n);
 
 	if (json)
-		event_write_json(f, e, "c", 0);
+		event_write_json(f, e, "c", 0, NULL);
 	else
-		event_write_plain(f, e, "c", 0);
+		event_write_plain(f, e, "c", 0, NULL);
 	fclose(f);
 	return buf;
 }

@@ -28,7 +28,7 @@ expect "python reading /etc/shadow is denied" 1 $AC run --user root --policy $re
 event "  ... reported as open_read of /etc/shadow" $T/py.json op=open_read path=/etc/shadow action=denied 'cage~=python-runner-[0-9]+' comm=python3
 expect "python writing /root/x is denied" 1 $AC run --user root --policy $repo/policies/python-runner.yaml \
 	--events $T/py.json -- /usr/bin/python3 -c 'open("/root/x", "w").write("x")'
-event "  ... reported as create of /root/x" $T/py.json op=create path=/root/x action=denied
+event "  ... reported as create of /root/x" $T/py.json op=create path=/root/x action=denied rule=default-deny
 [ ! -e /root/x ] && ok "  ... and /root/x does not exist" || no "  ... and /root/x does not exist"
 expect "python may write /tmp/agent-work" 0 $AC run --user root --policy $repo/policies/python-runner.yaml -- \
 	/usr/bin/python3 -c 'open("/tmp/agent-work/out", "w").write("x")'
@@ -36,9 +36,13 @@ expect "python may not run a shell (exec.allow)" 1 $AC run --user root --policy 
 	--events $T/py.json -- /usr/bin/python3 -c 'import subprocess; subprocess.run(["/bin/sh", "-c", "true"])'
 event "  ... reported as exec of /usr/bin/dash" $T/py.json op=exec path=/usr/bin/dash
 
+expect "a standalone run: /etc/shadow denied" 1 $AC run --standalone --policy $T/fs.yaml --events $T/sa.json -- /bin/cat /etc/shadow
+event "  ... its event names the deciding entry" $T/sa.json op=open_read path=/etc/shadow action=denied "rule=files.deny: /etc/shadow"
+expect "  ... and /srv/ro/f read in the same policy" 0 $AC run --standalone --policy $T/fs.yaml -- /bin/cat /srv/ro/f
+
 echo "# path resolution"
 expect "a symlink to /etc/shadow is denied" 1 $P /bin/cat /srv/rw/shadow-link
-event "  ... reported with the resolved path" $T/ev.json op=open_read path=/etc/shadow
+event "  ... reported with the resolved path, and the entry that decided" $T/ev.json op=open_read path=/etc/shadow "rule=files.deny: /etc/shadow"
 expect "'..' to /etc/shadow is denied" 1 $P /bin/cat /srv/rw/../../etc/shadow
 expect "a relative path is denied" 1 $P /bin/sh -c 'cd /etc && cat ./shadow'
 expect "/proc/self/root/etc/shadow is denied" 1 $P /bin/cat /proc/self/root/etc/shadow

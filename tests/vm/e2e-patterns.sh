@@ -39,8 +39,9 @@ want="refused ok refused ok refused ok refused ok refused ok refused ok refused 
 out=$(pc c.json /bin/sh $D/touch.sh $names 2>/dev/null | awk '{print $2}' | tr '\n' ' ')
 [ "$out" = "$want " ] && ok "in a cage, files created after start: each pattern form refused, its near miss allowed" \
 	|| no "each pattern form refused, its near miss allowed" "got: $out"
-event "  ... reported with the created path" $D/c.json op=create path=$W/proj/src/deep/.env action=denied
-event "  ... the .pem one too" $D/c.json path=$W/proj/key.pem action=denied
+event "  ... reported with the created path, naming the pattern" $D/c.json op=create path=$W/proj/src/deep/.env action=denied 'rule=files.deny: **/.env'
+event "  ... the .pem one too" $D/c.json path=$W/proj/key.pem action=denied 'rule=files.deny: **/*.pem'
+event "  ... a ~/.ssh one names its pattern as written" $D/c.json "path~=$W/home/u/\.ssh(/id)?" action=denied "rule=files.deny: $W/home/*/.ssh/"
 for f in $names; do rm -rf "$f"; done
 
 echo "## renamed into a matching place"
@@ -82,12 +83,12 @@ echo "## exec patterns"
 mkdir -p $W/proj/app/node_modules/.bin; cp /usr/bin/id $W/proj/app/node_modules/.bin/tool; cp /usr/bin/id $W/proj/app/node_modules/tool
 expect "in a cage, a program matching the exec pattern runs" 0 pc x.json /bin/sh -c $W/proj/app/node_modules/.bin/tool
 expect "  ... its neighbour outside the pattern does not" 126 pc x.json /bin/sh -c $W/proj/app/node_modules/tool
-event "  ... reported as exec" $D/x.json op=exec path=$W/proj/app/node_modules/tool action=denied
+event "  ... reported as exec, refused by the default deny" $D/x.json op=exec path=$W/proj/app/node_modules/tool action=denied rule=default-deny
 
 echo "## audit mode"
 out=$($AC run --policy $D/p.yaml --mode audit --events $D/a.json -- /bin/sh $D/touch.sh $W/proj/q/.env $W/proj/q/.envx 2>/dev/null | awk '{print $2}' | tr '\n' ' ')
 [ "$out" = "ok ok " ] && ok "in audit mode, a .env created after start is let through" || no "audit lets it through" "$out"
-event "  ... and reported as audited" $D/a.json op=create path=$W/proj/q/.env action=audited
+event "  ... and reported as audited, naming the pattern" $D/a.json op=create path=$W/proj/q/.env action=audited 'rule=files.deny: **/.env'
 python3 "$EV" $D/a.json path=$W/proj/q/.envx >/dev/null 2>&1 && no "  ... the near miss is not reported" "reported" || ok "  ... the near miss is not reported"
 
 echo "## a reload that adds a pattern"
