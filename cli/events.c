@@ -117,7 +117,9 @@ void events_print_plain(FILE *f, const char *prefix, json_object *ev)
 		if (!strcmp(k, "v") || !strcmp(k, "time") || !strcmp(k, "cage") || !strcmp(k, "action") ||
 		    !strcmp(k, "level"))
 			continue;
-		if (json_object_is_type(v, json_type_string) && bare(k, json_object_get_string(v)))
+		if (!v)   /* a packet's pid: no task */
+			fprintf(f, " %s=-", k);
+		else if (json_object_is_type(v, json_type_string) && bare(k, json_object_get_string(v)))
 			fprintf(f, " %s=%s", k, json_object_get_string(v));
 		else
 			fprintf(f, " %s=%s", k, json_object_is_type(v, json_type_string) ?

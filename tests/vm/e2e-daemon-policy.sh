@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 106 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 113 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # agentcage run --policy FILE through a running daemon (run by e2e.sh, or
 # alone with e2e-one.sh): the policy becomes an ephemeral cage NAME-PID of
 # the daemon that lives as long as the run (denied and allowed in the same
@@ -100,7 +100,7 @@ echo "$out" | grep -qx "hog 137" && ok "memory: 32M: a memory hog in the run is 
 echo "$out" | grep -Eq "^refused [1-9]" && ok "  ... pids: 8: forks past the limit are refused ($(echo "$out" | grep ^refused))" || no "forks" "$out"
 event "  ... op=limit memory, to the client (--events)" $T/l.json op=limit path=memory action=denied
 event "  ... op=limit pids, to the client" $T/l.json op=limit path=pids action=denied
-grep -q 'op="limit"' $T/l.err && ok "  ... and on its stderr" || no "  ... limit on stderr" "$(cat $T/l.err)"
+grep -q 'op=limit' $T/l.err && ok "  ... and on its stderr" || no "  ... limit on stderr" "$(cat $T/l.err)"
 event "  ... and in the daemon's sink, named by the cage" $DEV op=limit path=pids "cage~=^$n-[0-9]+$"
 
 echo "# refusals"
