@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 43 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 51 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # Enforcement never depends on a process of ours staying alive; agentcage's
 # own processes are apart from the agent (sourced by e2e.sh with lib.sh's
 # helpers; alone: tests/vm/vm.sh run tests/vm/e2e-one.sh REPO tests/vm/e2e-baseline-alive.sh).

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 135 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 97 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, the routes the other baseline suites left untested:
 # TIOCLINUX (on a pty, and a selection pasted into a virtual console), a
 # console's function-key strings (KDSKBSENT), the signal system calls and

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 27 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 40 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, shared objects: a caged task reaches no SysV IPC
 # object, POSIX message queue, key or keyring made outside its cage, and the
 # cage's own objects work. The kernel must hold whatever the launch did, so

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 66 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 45 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, isolation: a root agent in a cage tries to reach what
 # lies outside it by routes no file, exec or network rule sees (cgroupfs,
 # clone3, ptrace modes and /proc, perf, terminals, signals through a file's

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 85 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 49 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, kernel filesystems and other tasks: a root agent with
 # every capability, whose policy grants write to /, may change nothing on
 # the kernel's own filesystems (bpffs, sysfs, tracefs, procfs outside

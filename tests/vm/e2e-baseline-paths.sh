@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 53 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 47 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, path naming (sourced by e2e.sh, or alone by e2e-one.sh):
 # a path is named in the task's own mount namespace only; a file reached
 # through a detached mount or another namespace's mount is unresolved.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 95 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 53 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The kernel baseline, host surface: a root agent with every capability may
 # not reach host configuration or kernel surface, whatever its policy grants
 # (bpf/surface.bpf.h). Each attack runs in a cage whose policy grants it,

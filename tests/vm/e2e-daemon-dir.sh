@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 45 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 24 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The daemon's policy directory edited with no `agentcage reload`: inotify
 # alone starts the reloads. A Kubernetes ConfigMap mount's update (every
 # *.yaml a symlink through ..data, whose own symlink is swapped to a new

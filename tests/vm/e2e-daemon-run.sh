@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 66 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 91 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # agentcage run --cage NAME through the daemon (run by e2e.sh, or alone
 # with e2e-one.sh): the cage's policy holds for the run's command (denied
 # and allowed in the same run), its exit status and signals, the run's own

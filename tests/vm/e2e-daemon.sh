@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 110 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 130 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The daemon suite (run by e2e.sh in a lane, or alone with e2e-one.sh):
 # agentcage daemon with a policy directory of two cages; processes placed in
 # each cage's cgroup from outside; reloads by rename and their

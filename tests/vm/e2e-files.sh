@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 273 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 340 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The file, exec and process suite (run by e2e.sh in a lane of its own, or
 # alone with e2e-one.sh): sources lib.sh helpers, uses $AC, $T, $repo.
 # a read-only tree and a writable one, made outside any cage

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 20 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 26 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The seed's container scenario (issue 12): policies/image-agent.yaml as
 # shipped, with the demo's agent (tests/demo/image-agent.py) in one caged run.
 # It makes a thumbnail, tries a photo next to its input, /etc/passwd, a copy

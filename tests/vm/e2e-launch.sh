@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 136 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 157 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The least-privilege launch (issue 12): what the agent is left with, read
 # from inside the cage, each against the same probe outside a cage or in a
 # policy that allows it. Three caged runs: the default user (nobody), a

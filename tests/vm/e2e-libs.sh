@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 52 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 69 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # Programs apart from libraries: exec.allow names what may run, exec.libraries
 # what may only be mapped as code (sourced with lib.sh's helpers; alone:
 # tests/vm/vm.sh run tests/vm/e2e-one.sh REPO tests/vm/e2e-libs.sh).

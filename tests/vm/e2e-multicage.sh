@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 78 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 91 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # One load of the programs for many cages (run by e2e.sh, or alone with
 # e2e-one.sh): tests/vm/multicage.c, 200 cages each with a policy of its own
 # (odd ones in audit mode) all reading at once, then 50 with the task's own

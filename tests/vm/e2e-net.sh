@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 277 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 349 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # End-to-end network tests in the VM (sourced by e2e.sh: uses its ok/no/
 # expect/event helpers, $AC, $T, $repo). The LSM socket hooks and the packet
 # programs together, with real sockets on the guest's loopback.

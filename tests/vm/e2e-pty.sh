@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 122 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 168 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # The agent's own terminal (issue 12): with a terminal on standard input the
 # agent gets a pseudo-terminal of its own that agentcage relays; without
 # one (or with --no-pty) it has no controlling terminal. ptydrive.py plays

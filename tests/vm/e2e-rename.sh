@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# vm-cost: 141 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
+# vm-cost: 139 (s in a one-CPU guest, two guests on a 2-core host; vm.sh balances by it)
 # A rename moves every name beneath a directory: a root agent may not
 # rename a directory with a rule below it (a denied file read, a read-only
 # file written, its own program run under an exec.allow name), nor move a
