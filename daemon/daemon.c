@@ -77,14 +77,15 @@ static int64_t ns_of(clockid_t id)
 /* the policy entry that decided e in cage c (explain_event_rule), or NULL */
 static const char *event_rule(const struct dcage *c, const struct ac_event *e)
 {
-	static char path[AC_PATH_MAX + 1], rule[PATH_MAX + 32];
+	static struct explain_memo memo;
+	static char path[AC_PATH_MAX + 1];
 	struct rule_vars v = { c->cwd[0] ? c->cwd : NULL, c->cage_tmp[0] ? c->cage_tmp : NULL,
 			       c->tty[0] ? c->tty : NULL };
 
-	if (!event_file_path(e, path, sizeof(path)) ||
-	    !explain_event_rule(&c->cage.policy, &v, e->op, path, rule, sizeof(rule)))
+	if (!event_file_path(e, path, sizeof(path)))
 		return NULL;
-	return rule;
+	return explain_event_rule_memo(&memo, e->cgroup, c->cage.gen, &c->cage.policy, &v,
+				       e->op, path);
 }
 
 int daemon_on_event(void *ctx, void *data, size_t len)

@@ -207,3 +207,19 @@ int explain_event_rule(const struct compiled_policy *c, const struct rule_vars *
 	free(x);
 	return found;
 }
+
+const char *explain_event_rule_memo(struct explain_memo *m, uint64_t cgid, uint32_t gen,
+				    const struct compiled_policy *c, const struct rule_vars *v,
+				    uint32_t op, const char *path)
+{
+	if (!cgid || m->cgid != cgid || m->gen != gen || m->op != op || strcmp(m->path, path)) {
+		if (strlen(path) >= sizeof(m->path))
+			return NULL;
+		m->found = explain_event_rule(c, v, op, path, m->rule, sizeof(m->rule));
+		m->cgid = cgid;
+		m->gen = gen;
+		m->op = op;
+		strcpy(m->path, path);
+	}
+	return m->found ? m->rule : NULL;
+}

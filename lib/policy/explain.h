@@ -8,6 +8,7 @@
 #define AGENTCAGE_POLICY_EXPLAIN_H
 #include <limits.h>
 #include <stdint.h>
+#include "agentcage/cage.h"
 #include "policy/compile.h"
 
 enum explain_op { EXPLAIN_READ, EXPLAIN_WRITE, EXPLAIN_EXEC };
@@ -51,4 +52,18 @@ int policy_explain(const struct compiled_policy *c, const struct rule_vars *v, c
  * event's, absolute. */
 int explain_event_rule(const struct compiled_policy *c, const struct rule_vars *v, uint32_t op,
 		       const char *path, char *buf, size_t len);
+/* explain_event_rule's last answer, for a flood of one refusal: it costs
+ * one explanation (realpath of each entry), not one an event. */
+struct explain_memo {
+	uint64_t cgid;          /* the cage's; 0: empty */
+	uint32_t gen, op;       /* the cage's generation (ac_cage.gen): its policy */
+	int found;
+	char path[AC_PATH_MAX + 1];
+	char rule[PATH_MAX + 32];
+};
+/* explain_event_rule for the cage cgid at generation gen, through m: the
+ * rule, or NULL. */
+const char *explain_event_rule_memo(struct explain_memo *m, uint64_t cgid, uint32_t gen,
+				    const struct compiled_policy *c, const struct rule_vars *v,
+				    uint32_t op, const char *path);
 #endif

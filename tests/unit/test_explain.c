@@ -243,3 +243,28 @@ Test(explain, event_rules)
 	cr_assert_null(rule_of(&c, AC_OP_OPEN_READ, "x"));
 	compiled_policy_free(&c);
 }
+
+/* the memo answers a repeat from memory, and a new generation (a reload)
+ * or another path afresh */
+Test(explain, event_rule_memo)
+{
+	static struct explain_memo m;
+	struct compiled_policy a, b;
+
+	compile("files:\n  read: [/etc]\n  deny: [/etc/shadow]\n", &a, 0);
+	compile("files:\n  read: [/etc]\n", &b, 0);
+	cr_assert_str_eq(explain_event_rule_memo(&m, 7, 1, &a, &vars, AC_OP_OPEN_READ, "/etc/shadow"),
+			 "files.deny: /etc/shadow");
+	/* the same cage, generation and path: the answer of a, even given b */
+	cr_assert_str_eq(explain_event_rule_memo(&m, 7, 1, &b, &vars, AC_OP_OPEN_READ, "/etc/shadow"),
+			 "files.deny: /etc/shadow");
+	cr_assert_null(explain_event_rule_memo(&m, 7, 2, &b, &vars, AC_OP_OPEN_READ, "/etc/shadow"));
+	cr_assert_str_eq(explain_event_rule_memo(&m, 7, 2, &b, &vars, AC_OP_CREATE, "/etc/x"),
+			 "files.read: /etc");
+	cr_assert_str_eq(explain_event_rule_memo(&m, 8, 2, &a, &vars, AC_OP_CREATE, "/etc/x"),
+			 "files.read: /etc");
+	cr_assert_str_eq(explain_event_rule_memo(&m, 8, 2, &a, &vars, AC_OP_OPEN_READ, "/etc/shadow"),
+			 "files.deny: /etc/shadow");
+	compiled_policy_free(&a);
+	compiled_policy_free(&b);
+}
