@@ -286,7 +286,7 @@ chown 65534 "$W/sub/wait.sh"
 	read_secret=read:$W/secret read_public=read:$W/public connect_a=connect:127.0.0.1,$PA \
 	connect_b=connect:127.0.0.1,$PB) > /dev/null 2> "$T/err.kill" &
 acpid=$!
-for _ in $(seq 100); do [ -e "$W/sub/ready" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -e "$W/sub/ready" ] && break; sleep 0.1; done
 rm -f "$W/sub/ready"
 cage_dir=$(ls -d "$cg2"/agentcage/*-$acpid 2>/dev/null | head -n 1)
 # this run's agentcage and its guard (a child of it, in a session of its own)
@@ -298,7 +298,7 @@ for p in $ours; do case "$(ps -o stat= -p "$p")" in ""|Z*) ;; *) alive="$alive $
 [ -z "$alive" ] && [ "$(echo $ours | wc -w)" = 2 ] && ok "the run's agentcage and its guard are SIGKILLed" \
 	|| no "agentcage and guard killed" "ours: $ours alive:$alive"
 touch "$W/sub/go"
-for _ in $(seq 100); do grep -q connect_b "$W/sub/out" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q connect_b "$W/sub/out" 2>/dev/null && break; sleep 0.1; done
 out=$(cat "$W/sub/out" 2>/dev/null)
 check "the agent, agentcage gone: the denied file stays refused" read_secret $refused
 check "  ... (control: its sibling is read)" read_public ok
