@@ -145,14 +145,12 @@ static int64_t ns_of(clockid_t id)
 static void write_event(struct run *r, const struct ac_event *e, uint64_t t)
 {
 	static struct explain_memo memo;
-	static char path[AC_PATH_MAX + 1];
 	const char *rp = NULL, *name = r->cage.policy.pol.name;
 
 	/* the deciding entry, by the twin of the policy in force (BPF LSM's:
 	 * Landlock decides some rows otherwise, lltable.c) */
-	if (r->enforcer != ENF_LANDLOCK && event_file_path(e, path, sizeof(path)))
-		rp = explain_event_rule_memo(&memo, e->cgroup, r->cage.gen, &r->cage.policy,
-					     &r->vars, e->op, path);
+	if (r->enforcer != ENF_LANDLOCK)
+		rp = explain_event_rule_memo(&memo, e, r->cage.gen, &r->cage.policy, &r->vars);
 	if (r->opt.json)
 		event_write_json(stderr, e, name, t, rp);
 	else

@@ -78,14 +78,10 @@ static int64_t ns_of(clockid_t id)
 static const char *event_rule(const struct dcage *c, const struct ac_event *e)
 {
 	static struct explain_memo memo;
-	static char path[AC_PATH_MAX + 1];
 	struct rule_vars v = { c->cwd[0] ? c->cwd : NULL, c->cage_tmp[0] ? c->cage_tmp : NULL,
 			       c->tty[0] ? c->tty : NULL };
 
-	if (!event_file_path(e, path, sizeof(path)))
-		return NULL;
-	return explain_event_rule_memo(&memo, e->cgroup, c->cage.gen, &c->cage.policy, &v,
-				       e->op, path);
+	return explain_event_rule_memo(&memo, e, c->cage.gen, &c->cage.policy, &v);
 }
 
 int daemon_on_event(void *ctx, void *data, size_t len)

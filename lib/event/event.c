@@ -290,12 +290,12 @@ void event_write_plain(FILE *f, const struct ac_event *e, const char *cage, uint
 		fputs("-", f);
 	else
 		json_write_string(f, e->path, path_len(e));
-	/* the usual cause: a shared library or extension module outside the
-	 * library directories (a program's own file needs exec.allow) */
 	if (rule) {
 		fputs(" rule=", f);
 		json_write_string(f, rule, -1);
 	}
+	/* the usual cause: a shared library or extension module outside the
+	 * library directories (a program's own file needs exec.allow) */
 	if (e->op == AC_OP_MMAP_EXEC && e->action == AC_DENIED)
 		fputs(" (add its directory to exec.libraries)", f);
 	fputc('\n', f);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agentcage/cage.h"
+#include "event/event.h"
 #include "policy/explain.h"
 #include "policy/pattern.h"
 #include "policy/rules.h"
@@ -208,18 +209,20 @@ int explain_event_rule(const struct compiled_policy *c, const struct rule_vars *
 	return found;
 }
 
-const char *explain_event_rule_memo(struct explain_memo *m, uint64_t cgid, uint32_t gen,
-				    const struct compiled_policy *c, const struct rule_vars *v,
-				    uint32_t op, const char *path)
+const char *explain_event_rule_memo(struct explain_memo *m, const struct ac_event *e, uint32_t gen,
+				    const struct compiled_policy *c, const struct rule_vars *v)
 {
-	if (!cgid || m->cgid != cgid || m->gen != gen || m->op != op || strcmp(m->path, path)) {
-		if (strlen(path) >= sizeof(m->path))
-			return NULL;
-		m->found = explain_event_rule(c, v, op, path, m->rule, sizeof(m->rule));
-		m->cgid = cgid;
+	char path[sizeof(m->path)];
+
+	if (!event_file_path(e, path, sizeof(path)))
+		return NULL;
+	if (!e->cgroup || m->cgid != e->cgroup || m->gen != gen || m->op != e->op ||
+	    strcmp(m->path, path)) {
+		m->found = explain_event_rule(c, v, e->op, path, m->rule, sizeof(m->rule));
+		m->cgid = e->cgroup;
 		m->gen = gen;
-		m->op = op;
-		strcpy(m->path, path);
+		m->op = e->op;
+		memcpy(m->path, path, sizeof(path));
 	}
 	return m->found ? m->rule : NULL;
 }

@@ -61,9 +61,9 @@ struct explain_memo {
 	char path[AC_PATH_MAX + 1];
 	char rule[PATH_MAX + 32];
 };
-/* explain_event_rule for the cage cgid at generation gen, through m: the
- * rule, or NULL. */
-const char *explain_event_rule_memo(struct explain_memo *m, uint64_t cgid, uint32_t gen,
-				    const struct compiled_policy *c, const struct rule_vars *v,
-				    uint32_t op, const char *path);
+/* explain_event_rule for event e of its cage at generation gen (whose
+ * policy is c, compiled with v), through m: the rule, or NULL (also for an
+ * event with no file path, event_file_path). */
+const char *explain_event_rule_memo(struct explain_memo *m, const struct ac_event *e, uint32_t gen,
+				    const struct compiled_policy *c, const struct rule_vars *v);
 #endif

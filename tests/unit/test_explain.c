@@ -244,6 +244,20 @@ Test(explain, event_rules)
 	compiled_policy_free(&c);
 }
 
+/* an event of cage cgid, op on path, through the memo */
+static const char *memo(struct explain_memo *m, uint64_t cgid, uint32_t gen,
+			const struct compiled_policy *c, uint32_t op, const char *path)
+{
+	static struct ac_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.cgroup = cgid;
+	e.op = op;
+	e.path_len = strlen(path);
+	memcpy(e.path, path, e.path_len);
+	return explain_event_rule_memo(m, &e, gen, c, &vars);
+}
+
 /* the memo answers a repeat from memory, and a new generation (a reload)
  * or another path afresh */
 Test(explain, event_rule_memo)
@@ -253,17 +267,17 @@ Test(explain, event_rule_memo)
 
 	compile("files:\n  read: [/etc]\n  deny: [/etc/shadow]\n", &a, 0);
 	compile("files:\n  read: [/etc]\n", &b, 0);
-	cr_assert_str_eq(explain_event_rule_memo(&m, 7, 1, &a, &vars, AC_OP_OPEN_READ, "/etc/shadow"),
+	cr_assert_str_eq(memo(&m, 7, 1, &a, AC_OP_OPEN_READ, "/etc/shadow"),
 			 "files.deny: /etc/shadow");
 	/* the same cage, generation and path: the answer of a, even given b */
-	cr_assert_str_eq(explain_event_rule_memo(&m, 7, 1, &b, &vars, AC_OP_OPEN_READ, "/etc/shadow"),
+	cr_assert_str_eq(memo(&m, 7, 1, &b, AC_OP_OPEN_READ, "/etc/shadow"),
 			 "files.deny: /etc/shadow");
-	cr_assert_null(explain_event_rule_memo(&m, 7, 2, &b, &vars, AC_OP_OPEN_READ, "/etc/shadow"));
-	cr_assert_str_eq(explain_event_rule_memo(&m, 7, 2, &b, &vars, AC_OP_CREATE, "/etc/x"),
+	cr_assert_null(memo(&m, 7, 2, &b, AC_OP_OPEN_READ, "/etc/shadow"));
+	cr_assert_str_eq(memo(&m, 7, 2, &b, AC_OP_CREATE, "/etc/x"),
 			 "files.read: /etc");
-	cr_assert_str_eq(explain_event_rule_memo(&m, 8, 2, &a, &vars, AC_OP_CREATE, "/etc/x"),
+	cr_assert_str_eq(memo(&m, 8, 2, &a, AC_OP_CREATE, "/etc/x"),
 			 "files.read: /etc");
-	cr_assert_str_eq(explain_event_rule_memo(&m, 8, 2, &a, &vars, AC_OP_OPEN_READ, "/etc/shadow"),
+	cr_assert_str_eq(memo(&m, 8, 2, &a, AC_OP_OPEN_READ, "/etc/shadow"),
 			 "files.deny: /etc/shadow");
 	compiled_policy_free(&a);
 	compiled_policy_free(&b);
